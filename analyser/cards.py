@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from analyser.errors import UserError
+
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 SEAT_LETTERS = "NESW"
@@ -10,7 +12,7 @@ _RANK_OF = {c: r for r, c in enumerate(RANK_CHARS)}
 _FULL = (1 << 52) - 1
 
 
-class CardError(ValueError):
+class CardError(UserError, ValueError):
     """A hand, deal, seat or card that cannot be read; the message names the problem."""
 
 
