@@ -1,0 +1,30 @@
+"""Bit intrinsics against Python's own integer operations."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kernels.bits import highest_bit_index, leading_zeros, lowest_bit_index, popcount, trailing_zeros
+from kernels.jit import njit
+
+
+@njit
+def _all(mask):
+    return popcount(mask), trailing_zeros(mask), leading_zeros(mask)
+
+
+@given(st.integers(0, 2**64 - 1))
+def test_intrinsics_match_python(x):
+    pc, tz, lz = _all(np.uint64(x))
+    assert pc == x.bit_count()
+    assert tz == ((x & -x).bit_length() - 1 if x else 64)
+    assert lz == 64 - x.bit_length()
+    if x:
+        assert lowest_bit_index(np.uint64(x)) == tz
+        assert highest_bit_index(np.uint64(x)) == x.bit_length() - 1
+
+
+def test_intrinsics_on_narrow_ints():
+    # intrinsics exist only inside kernels; narrow integer types are widened to 64 bits
+    assert _all(np.int32(7))[0] == 3
+    assert _all(np.uint16(8))[1] == 3
