@@ -1,0 +1,306 @@
+"""Exact payments and expected payments of a contract: the one implementation every analysis uses.
+
+Money is exact (R27): results are `fractions.Fraction`, sums over many deals are done on
+integer counts, never on floats. Amounts come from kernels/settlement_tables.py (R24, R25).
+
+Sign convention: everything is from the declarer's point of view, in units.
+- per opponent: what each of the three opponents pays the declarer (negative: the declarer
+  pays each of them);
+- total: 3 x per opponent (R24, R25: each payment goes to or from each of the 3 opponents);
+- pool term, for an active pool of P units, as the analyses treat R28-R30: a made 7 or
+  higher, misère or spread wins P; any failure costs P (R29: the declarer adds as much as
+  the active pool holds); a made 5 or 6 is conceded by defenders who know it is made (R28),
+  so its pool term is 0 (`defenders_concede=False` makes it win P instead);
+- with pool: total + pool term.
+
+Outcomes of many deals are first reduced to counts (`outcome_counts`): for a numeric
+contract the histogram of declarer tricks 0..13, for a misère or spread [failed, made].
+Counts from separate chunks add up, so a pipeline can merge them before `expected_payment`.
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from analyser.contracts import is_numeric, misere_kind, parse_contract, tricks_needed
+from kernels.settlement_tables import FAILED, MADE, MAX_CONTRACT, MISERE
+
+N_TRICK_COUNTS = MAX_CONTRACT + 1  # a declarer takes 0..13 tricks
+DEFAULT_POOL = 40  # R7: the opening pool
+
+
+@dataclass(frozen=True)
+class ExpectedPayment:
+    """Exact expected payment of one contract over a set of deals (all money in units)."""
+
+    contract: str
+    deals: int  # number of deals summarised
+    made: int  # deals on which the contract is made
+    p_make: Fraction  # made / deals
+    per_opponent: Fraction  # mean payment from each opponent to the declarer (R24, R25)
+    total: Fraction  # 3 x per_opponent
+    pool_term: Fraction  # mean pool gain (+P made 7+/misère, -P failed, 0 made 5/6 conceded)
+    with_pool: Fraction  # total + pool_term
+    mean_undertricks: Fraction | None  # mean undertricks over failing deals (numeric only)
+    undertricks: tuple  # undertricks[k] = deals failed by k (numeric; k = 0 unused), else ()
+
+
+def _check_money(value, field):
+    """Accept an exact amount (int, numpy integer, Fraction) and return it as a Fraction."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer, Fraction)):
+        raise ValueError(
+            f"{field}: {value!r} is not an exact amount (int or Fraction; no floats, R27)"
+        )
+    return Fraction(value)
+
+
+def _check_tricks_array(tricks):
+    """Tricks as an int64 array with every value in 0..13, or ValueError naming `tricks`."""
+    arr = np.asarray(tricks)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"tricks: expected integer trick counts, got dtype {arr.dtype}")
+    arr = arr.astype(np.int64, copy=False)
+    if arr.size and (arr.min() < 0 or arr.max() > MAX_CONTRACT):
+        raise ValueError(f"tricks: trick counts must be 0..13, found {arr.min()}..{arr.max()}")
+    return arr
+
+
+def _check_made_array(made):
+    """Made flags as a bool array (bools or 0/1 integers), or ValueError naming `made`."""
+    arr = np.asarray(made)
+    if arr.dtype != bool:
+        integral = np.issubdtype(arr.dtype, np.integer)
+        if not integral or (arr.size and not np.isin(arr, (0, 1)).all()):
+            raise ValueError(f"made: expected booleans (or 0/1), got dtype {arr.dtype}")
+        arr = arr.astype(bool)
+    return arr
+
+
+def _outcome_args(contract, tricks, made):
+    """Validate which of `tricks`/`made` a contract takes: numeric -> tricks, misère -> made."""
+    contract = parse_contract(contract)
+    if is_numeric(contract):
+        if tricks is None:
+            raise ValueError(f"tricks: contract {contract} needs the tricks taken")
+        if made is not None:
+            raise ValueError(f"made: contract {contract} is numeric; give tricks, not made")
+    else:
+        if made is None:
+            raise ValueError(f"made: contract {contract} needs made=True/False")
+        if tricks is not None:
+            raise ValueError(f"tricks: contract {contract} is settled on made, not tricks")
+    return contract
+
+
+def trick_histogram(tricks) -> np.ndarray:
+    """Counts of 0..13 declarer tricks in an array of trick counts: int64 array of length 14."""
+    arr = _check_tricks_array(tricks)
+    return np.bincount(arr.ravel(), minlength=N_TRICK_COUNTS).astype(np.int64)
+
+
+def made_and_undertricks(contract, tricks=None, counts=None):
+    """(made count, undertrick histogram) of a numeric contract over many deals.
+
+    Give `tricks` (an array of trick counts) or `counts` (a trick histogram, length 14).
+    The histogram has length n + 1; entry k counts deals failed by k undertricks (entry 0
+    is always 0).
+    """
+    contract = parse_contract(contract)
+    if not is_numeric(contract):
+        raise ValueError(f"contract: {contract} is not numeric; it has no undertricks")
+    hist = _trick_counts(tricks, counts)
+    n = tricks_needed(contract)
+    undertricks = np.zeros(n + 1, dtype=np.int64)
+    undertricks[1:] = hist[:n][::-1]  # t tricks -> n - t undertricks
+    return int(hist[n:].sum()), undertricks
+
+
+def _trick_counts(tricks, counts):
+    if (tricks is None) == (counts is None):
+        raise ValueError("tricks: give exactly one of tricks or counts")
+    if tricks is not None:
+        return trick_histogram(tricks)
+    hist = np.asarray(counts)
+    integral = np.issubdtype(hist.dtype, np.integer)
+    if hist.shape != (N_TRICK_COUNTS,) or not integral or (hist < 0).any():
+        raise ValueError(f"counts: expected 14 non-negative integer counts, got shape {hist.shape}")
+    return hist.astype(np.int64)
+
+
+def outcome_counts(contract, tricks=None, made=None) -> np.ndarray:
+    """Counts of outcomes over many deals: the trick histogram (length 14) for a numeric
+    contract, [failed, made] for a misère or spread. Counts of chunks can be added."""
+    contract = _outcome_args(contract, tricks, made)
+    if is_numeric(contract):
+        return trick_histogram(tricks)
+    flags = _check_made_array(made).ravel()
+    n_made = int(flags.sum())
+    return np.array([flags.size - n_made, n_made], dtype=np.int64)
+
+
+def _per_opponent_values(contract) -> np.ndarray:
+    """Per-opponent payment in units for each outcome index of `outcome_counts` (R24, R25)."""
+    if is_numeric(contract):
+        n = tricks_needed(contract)
+        values = np.empty(N_TRICK_COUNTS, dtype=np.int64)
+        values[n:] = MADE[n]
+        values[:n] = -FAILED[n, n - np.arange(n)]
+        return values
+    amount = MISERE[misere_kind(contract)]
+    return np.array([-amount, amount], dtype=np.int64)
+
+
+def _pool_signs(contract, defenders_concede) -> np.ndarray:
+    """Pool term in units of P for each outcome index: +1 won, -1 doubled, 0 saved (R28, R29)."""
+    if is_numeric(contract):
+        n = tricks_needed(contract)
+        signs = np.full(N_TRICK_COUNTS, -1, dtype=np.int64)
+        signs[n:] = 0 if (n <= 6 and defenders_concede) else 1
+        return signs
+    return np.array([-1, 1], dtype=np.int64)
+
+
+def payments(contract, tricks=None, made=None) -> np.ndarray:
+    """Per-opponent payment in whole units for each deal (int64 array shaped like the input)."""
+    contract = _outcome_args(contract, tricks, made)
+    values = _per_opponent_values(contract)
+    if is_numeric(contract):
+        return values[_check_tricks_array(tricks)]
+    return values[_check_made_array(made).astype(np.int64)]
+
+
+def payment(contract, tricks=None, made=None) -> Fraction:
+    """Per-opponent payment of one hand: + made amount, - failure entry (R24, R25)."""
+    return _outcome_value(contract, tricks, made, _per_opponent_values)
+
+
+def declarer_total(contract, tricks=None, made=None) -> Fraction:
+    """The declarer's total from the three opponents for one hand: 3 x `payment` (R24, R25)."""
+    return 3 * payment(contract, tricks, made)
+
+
+def pool_term(
+    contract, tricks=None, made=None, pool=DEFAULT_POOL, defenders_concede=True
+) -> Fraction:
+    """The declarer's pool gain for one hand with an active pool of `pool` units (R28, R29)."""
+    pool = _check_money(pool, "pool")
+    sign = _outcome_value(contract, tricks, made, lambda c: _pool_signs(c, defenders_concede))
+    return sign * pool
+
+
+def outcome_value(
+    contract, tricks=None, made=None, pool=DEFAULT_POOL, defenders_concede=True
+) -> Fraction:
+    """The declarer's whole result for one hand: `declarer_total` + `pool_term`."""
+    return declarer_total(contract, tricks, made) + pool_term(
+        contract, tricks, made, pool, defenders_concede
+    )
+
+
+def _outcome_value(contract, tricks, made, table):
+    """Look up one outcome (a scalar `tricks` or `made`) in a per-outcome table."""
+    contract = _outcome_args(contract, tricks, made)
+    if is_numeric(contract):
+        if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)):
+            raise ValueError(f"tricks: {tricks!r} is not a whole number of tricks")
+        if not 0 <= tricks <= MAX_CONTRACT:
+            raise ValueError(f"tricks: {tricks} is not 0..13")
+        index = int(tricks)
+    else:
+        if not isinstance(made, (bool, np.bool_)):
+            raise ValueError(f"made: {made!r} is not True or False")
+        index = int(bool(made))
+    return Fraction(int(table(contract)[index]))
+
+
+def expected_payment(
+    contract,
+    tricks=None,
+    made=None,
+    pool=DEFAULT_POOL,
+    counts=None,
+    defenders_concede=True,
+) -> ExpectedPayment:
+    """Exact expected payment of `contract` over many deals.
+
+    Give the outcomes as `tricks` (array of declarer tricks, numeric contracts), `made`
+    (array of booleans, misères and spreads) or `counts` (from `outcome_counts`, possibly
+    summed over chunks). `pool` is the active pool P in units (R28-R30 as the module
+    docstring says).
+    """
+    contract = parse_contract(contract)
+    pool = _check_money(pool, "pool")
+    if counts is None:
+        counts = outcome_counts(contract, tricks, made)
+    else:
+        if tricks is not None or made is not None:
+            raise ValueError("counts: give counts or tricks/made, not both")
+        counts = np.asarray(counts)
+        expected_len = N_TRICK_COUNTS if is_numeric(contract) else 2
+        if (
+            counts.shape != (expected_len,)
+            or not np.issubdtype(counts.dtype, np.integer)
+            or (counts < 0).any()
+        ):
+            raise ValueError(
+                f"counts: contract {contract} needs {expected_len} non-negative integer counts, "
+                f"got shape {counts.shape}"
+            )
+    counts = [int(c) for c in counts]
+    deals = sum(counts)
+    if deals == 0:
+        raise ValueError("tricks: no deals to average over")
+
+    def mean(values):
+        return Fraction(sum(c * int(v) for c, v in zip(counts, values, strict=True)), deals)
+
+    per_opponent = mean(_per_opponent_values(contract))
+    pool_mean = mean(_pool_signs(contract, defenders_concede)) * pool
+    if is_numeric(contract):
+        n = tricks_needed(contract)
+        made_count, hist = made_and_undertricks(contract, counts=np.array(counts, dtype=np.int64))
+        failed = deals - made_count
+        mean_under = (
+            Fraction(sum(k * int(c) for k, c in enumerate(hist)), failed) if failed else None
+        )
+        undertricks = tuple(int(c) for c in hist)
+        assert hist.shape == (n + 1,)
+    else:
+        made_count, mean_under, undertricks = counts[1], None, ()
+    return ExpectedPayment(
+        contract=contract,
+        deals=deals,
+        made=made_count,
+        p_make=Fraction(made_count, deals),
+        per_opponent=per_opponent,
+        total=3 * per_opponent,
+        pool_term=pool_mean,
+        with_pool=3 * per_opponent + pool_mean,
+        mean_undertricks=mean_under,
+        undertricks=undertricks,
+    )
+
+
+def breakeven_probability(gain_if_made, loss_if_failed, alternative_ev=0) -> Fraction:
+    """The make probability above which bidding beats an alternative worth `alternative_ev`.
+
+    Bidding is worth p*gain - (1-p)*loss, with `loss_if_failed` the (non-negative) amount
+    lost; it beats the alternative exactly when p > (alternative_ev + loss) / (gain + loss).
+    The result is not clipped: a value >= 1 means bidding never wins, <= 0 always.
+    """
+    gain = _check_money(gain_if_made, "gain_if_made")
+    loss = _check_money(loss_if_failed, "loss_if_failed")
+    alt = _check_money(alternative_ev, "alternative_ev")
+    if loss < 0:
+        raise ValueError(f"loss_if_failed: {loss} must be the amount lost, >= 0")
+    if gain + loss <= 0:
+        raise ValueError(f"gain_if_made: gain + loss must be positive, got {gain} + {loss}")
+    return (alt + loss) / (gain + loss)
+
+
+__all__ = [
+    "ExpectedPayment", "DEFAULT_POOL", "N_TRICK_COUNTS", "trick_histogram",
+    "made_and_undertricks", "outcome_counts", "payments", "payment", "declarer_total",
+    "pool_term", "outcome_value", "expected_payment", "breakeven_probability",
+]
