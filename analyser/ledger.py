@@ -123,8 +123,9 @@ class Ledger:
                 raise ValueError(f"tricks: contract {contract} is settled on made, not tricks")
             if conceded:
                 raise ValueError(f"conceded: defenders may concede only at 5 or 6, not {contract}")
-            if not isinstance(made, bool):
+            if not isinstance(made, (bool, np.bool_)):
                 raise ValueError(f"made: contract {contract} needs made=True or False")
+            made = bool(made)
             per_opponent = payment(contract, made=made)
             is_made = made
 

@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -284,6 +285,15 @@ def test_seats_accept_letters_and_tiers_accepted():
     a, b = Ledger(), Ledger()
     a.settle("E", "9-2nd", tricks=9)
     b.settle(1, "9", tricks=9)
+    assert a.balances == b.balances and a.pools == b.pools
+
+
+def test_numpy_scalars_accepted():
+    a, b = Ledger(), Ledger()
+    a.settle(np.int64(2), "LS", made=np.bool_(True))
+    a.settle(np.int8(1), "8", tricks=np.int64(7))
+    b.settle(2, "LS", made=True)
+    b.settle(1, "8", tricks=7)
     assert a.balances == b.balances and a.pools == b.pools
 
 
