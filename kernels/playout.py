@@ -23,57 +23,70 @@ CARD_SUIT_MASK = np.array([0x1FFF << (13 * (c // 13)) for c in range(52)], dtype
 
 
 @njit
-def play_hand(hands, trump, leader, policy, declarer, state, trick, taken, plays, winners,
-              record):
-    """Play out `hands` (4 uint64, emptied in place) and add each seat's tricks into `taken`.
+def play_deals(deals, trumps, leaders, declarers, policy, state, start, stop, tricks, plays,
+               winners, record):
+    """Play out deals start..stop-1 in turn, drawing from `state`; each seat's tricks to `tricks`.
 
-    `trick` is a 4-slot scratch array. When `record` is true the card ids go to `plays` in
-    play order (trick by trick, leader first) and each trick's winning seat to `winners`.
+    One call plays many hands, so array arguments are passed (and reference-counted) once
+    per block rather than once per hand. When `record` is true the card ids go to
+    `plays[i]` in play order (trick by trick, leader first) and each trick's winning seat to
+    `winners[i]`.
     """
-    n_tricks = popcount(hands[leader])
-    trump_mask = SUIT_MASKS[trump] if trump >= 0 else np.uint64(0)  # R20: -1 = no trump
+    hands = np.empty(4, dtype=np.uint64)
+    trick = np.empty(4, dtype=np.int64)
+    taken = np.empty(4, dtype=np.int64)
     zero = np.uint64(0)
-    played = zero
-    for t in range(n_tricks):
-        # R18/R20: `leader` is the dealer's left for the first trick, then the last winner
-        hand = hands[leader]
-        card = choose_card(policy, leader, hand, hand, trick, 0, trump, declarer, played,
-                           taken, state)
-        bit = np.uint64(1) << np.uint64(card)
-        hands[leader] = hand ^ bit
-        played |= bit
-        trick[0] = card
-        led_mask = CARD_SUIT_MASK[card]
-        best = card
-        best_pos = 0
-        best_suit_mask = led_mask  # the suit of the winning card so far: led suit or trump
-        for pos in range(1, 4):
-            seat = (leader + pos) & 3
-            hand = hands[seat]
-            follow = hand & led_mask
-            legal = follow if follow != zero else hand  # R19
-            card = choose_card(policy, seat, hand, legal, trick, pos, trump, declarer, played,
+    for i in range(start, stop):
+        for s in range(4):
+            hands[s] = deals[i, s]
+            taken[s] = 0
+        trump = trumps[i]
+        declarer = declarers[i]
+        leader = leaders[i]  # R18: the dealer's left leads to the first trick
+        trump_mask = SUIT_MASKS[trump] if trump >= 0 else zero  # R20: -1 = no trump
+        played = zero
+        n_tricks = popcount(hands[leader])
+        for t in range(n_tricks):
+            hand = hands[leader]
+            card = choose_card(policy, leader, hand, hand, trick, 0, trump, declarer, played,
                                taken, state)
             bit = np.uint64(1) << np.uint64(card)
-            hands[seat] = hand ^ bit
+            hands[leader] = hand ^ bit
             played |= bit
-            trick[pos] = card
-            # R20 (as kernels.rules.beats, with masks): a higher card of the winning card's
-            # suit, or the first trump onto non-trumps, takes the lead of the trick
-            is_trump = (bit & trump_mask) != zero
-            higher = ((bit & best_suit_mask) != zero) & (card > best)
-            trumps_in = is_trump & ((best_suit_mask & trump_mask) == zero)
-            wins = higher | trumps_in
-            best = card if wins else best
-            best_pos = pos if wins else best_pos
-            best_suit_mask = trump_mask if trumps_in else best_suit_mask
-        winner = (leader + best_pos) & 3
-        taken[winner] += 1
-        if record:
-            for pos in range(4):
-                plays[4 * t + pos] = trick[pos]
-            winners[t] = winner
-        leader = winner  # R20: the winner leads next
+            trick[0] = card
+            led_mask = CARD_SUIT_MASK[card]
+            best = card
+            best_pos = 0
+            best_suit_mask = led_mask  # the suit of the winning card so far: led suit or trump
+            for pos in range(1, 4):
+                seat = (leader + pos) & 3
+                hand = hands[seat]
+                follow = hand & led_mask
+                legal = follow if follow != zero else hand  # R19
+                card = choose_card(policy, seat, hand, legal, trick, pos, trump, declarer,
+                                   played, taken, state)
+                bit = np.uint64(1) << np.uint64(card)
+                hands[seat] = hand ^ bit
+                played |= bit
+                trick[pos] = card
+                # R20 (as kernels.rules.beats, with masks): a higher card of the winning
+                # card's suit, or the first trump onto non-trumps, takes the lead
+                is_trump = (bit & trump_mask) != zero
+                higher = ((bit & best_suit_mask) != zero) & (card > best)
+                trumps_in = is_trump & ((best_suit_mask & trump_mask) == zero)
+                wins = higher | trumps_in
+                best = card if wins else best
+                best_pos = pos if wins else best_pos
+                best_suit_mask = trump_mask if trumps_in else best_suit_mask
+            winner = (leader + best_pos) & 3
+            taken[winner] += 1
+            if record:
+                for pos in range(4):
+                    plays[i, 4 * t + pos] = trick[pos]
+                winners[i, t] = winner
+            leader = winner  # R20: the winner leads next
+        for s in range(4):
+            tricks[i, s] = taken[s]
 
 
 @njit
@@ -89,19 +102,10 @@ def _play_block(deals, trumps, leaders, declarers, policy, root, block, tricks, 
     """Play deals block*BLOCK .. up to (block+1)*BLOCK from the block's own RNG stream."""
     state = np.empty(STATE_WORDS, dtype=np.uint64)
     stream_state(root, block, state)
-    hands = np.empty(4, dtype=np.uint64)
-    trick = np.empty(4, dtype=np.int64)
-    taken = np.empty(4, dtype=np.int64)
     start = block * BLOCK
     stop = min(start + BLOCK, deals.shape[0])
-    for i in range(start, stop):
-        for s in range(4):
-            hands[s] = deals[i, s]
-            taken[s] = 0
-        play_hand(hands, trumps[i], leaders[i], policy, declarers[i], state, trick, taken,
-                  plays[i], winners[i], record)
-        for s in range(4):
-            tricks[i, s] = taken[s]
+    play_deals(deals, trumps, leaders, declarers, policy, state, start, stop, tricks, plays,
+               winners, record)
 
 
 # parallel=True (not a project default): blocks are independent and run on all threads
@@ -115,7 +119,7 @@ def playout_tricks(deals, trumps, leaders, declarers, policy, root, tricks):
     _check_policy(policy)
     n = deals.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
-    no_plays = np.empty((n, 0), dtype=np.int8)
+    no_plays = np.empty((0, 0), dtype=np.int8)  # never written: record is False
     for block in prange(n_blocks):
         _play_block(deals, trumps, leaders, declarers, policy, root, block, tricks, no_plays,
                     no_plays, False)
@@ -138,4 +142,4 @@ def playout_record(deals, trumps, leaders, declarers, policy, root, tricks, play
                     winners, True)
 
 
-__all__ = ["BLOCK", "play_hand", "playout_tricks", "playout_record"]
+__all__ = ["BLOCK", "CARD_SUIT_MASK", "play_deals", "playout_tricks", "playout_record"]

@@ -35,7 +35,9 @@ def _select_in_byte_table():
 SELECT_IN_BYTE = _select_in_byte_table()
 
 
-@njit
+# inline='always' (numba-level inlining): on the per-card hot path a call costs as much as
+# the work; LLVM does not inline across numba's separately compiled functions
+@njit(inline='always')
 def select_bit(mask, k):
     """Index of the k-th lowest set bit of `mask` (k = 0 is the lowest; k < popcount(mask))."""
     # Narrow to the byte holding the answer by popcounts of low halves, then look the bit
@@ -59,13 +61,13 @@ def select_bit(mask, k):
     return shift + np.int64(SELECT_IN_BYTE[8 * byte + k])
 
 
-@njit
+@njit(inline='always')  # hot path, see select_bit
 def random_legal_card(legal, state):
     """A card drawn uniformly from the non-empty mask `legal`."""
     return select_bit(legal, below(state, popcount(legal)))
 
 
-@njit
+@njit(inline='always')  # hot path, see select_bit
 def choose_card(policy, seat, hand, legal, trick, n_in_trick, trump, declarer, played, taken,
                 state):
     """Card id that `seat` plays under policy id `policy`.

@@ -184,16 +184,16 @@ def test_seed_changes_the_play():
 # --- called from inside another @njit function ---
 
 @njit
-def _play_one(deal, trump, leader, root):
+def _play_some(deals, trump, leader, root, stop):
+    n = deals.shape[0]
     state = np.empty(4, dtype=np.uint64)
     stream_state(root, 0, state)
-    hands = deal.copy()
-    trick = np.empty(4, dtype=np.int64)
-    taken = np.zeros(4, dtype=np.int64)
-    plays = np.full(52, -1, dtype=np.int8)
-    winners = np.full(13, -1, dtype=np.int8)
-    kplayout.play_hand(hands, trump, leader, 0, -1, state, trick, taken, plays, winners, True)
-    return taken, plays, winners
+    tricks = np.zeros((n, 4), dtype=np.int8)
+    plays = np.full((n, 52), -1, dtype=np.int8)
+    winners = np.full((n, 13), -1, dtype=np.int8)
+    kplayout.play_deals(deals, np.full(n, trump), np.full(n, leader), np.full(n, -1), 0, state,
+                        0, stop, tricks, plays, winners, True)
+    return tricks, plays, winners
 
 
 @njit
@@ -211,10 +211,10 @@ def test_kernels_inside_njit():
     root = root_key(17)
     expected = playout(deals, 3, 2, seed=17, record=True)
     assert np.array_equal(_tricks_in_kernel(deals, trumps, leaders, root), expected[0])
-    taken, plays, winners = _play_one(deals[0], 3, 2, root)  # deal 0 starts block 0's stream
-    assert taken.tolist() == expected[0][0].tolist()
-    assert plays.tolist() == expected[1][0].tolist()
-    assert winners.tolist() == expected[2][0].tolist()
+    got = _play_some(deals, 3, 2, root, 5)  # deals 0..4 come first in block 0's stream
+    for x, y in zip(got, expected, strict=True):
+        assert np.array_equal(x[:5], y[:5])
+    assert (got[1][5:] == -1).all() and (got[0][5:] == 0).all()  # deals past `stop` untouched
 
 
 # --- the public API ---
