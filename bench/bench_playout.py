@@ -1,0 +1,84 @@
+"""Random-legal playouts per second: full 13-trick hands, one thread and two threads.
+
+The target (project foundation issue) is 2 million random-legal full hands per second per
+core, about 10 ns per card played. Deals are made once beforehand; only the playout is
+timed. JIT compilation is warmed up explicitly before any timing.
+"""
+
+import time
+
+import numba
+import numpy as np
+
+from kernels.playout import playout_record, playout_tricks
+from kernels.policies import RANDOM_LEGAL
+from kernels.rng import root_key
+
+
+def _deals(n, seed):
+    """n uniformly random full deals (numpy permutations; dealing speed is not measured here)."""
+    rng = np.random.default_rng(seed)
+    order = np.argsort(rng.random((n, 52)), axis=1).astype(np.uint64)
+    bits = np.uint64(1) << order
+    return np.stack([np.bitwise_or.reduce(bits[:, 13 * s:13 * s + 13], axis=1)
+                     for s in range(4)], axis=1)
+
+
+def _time(fn, repeats):
+    """Median and best wall time of `repeats` calls of fn()."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times)), float(min(times))
+
+
+def run(quick: bool) -> str:
+    n = 20_000 if quick else 400_000
+    repeats = 3 if quick else 9
+    deals = _deals(n, 1)
+    trumps = np.arange(n, dtype=np.int64) % 5 - 1  # each trump suit and no trump (R20)
+    leaders = np.zeros(n, dtype=np.int64)
+    declarers = np.full(n, -1, dtype=np.int64)
+    root = root_key(2026)
+    tricks = np.zeros((n, 4), dtype=np.int8)
+    plays = np.full((n, 52), -1, dtype=np.int8)
+    winners = np.full((n, 13), -1, dtype=np.int8)
+
+    def counts():
+        playout_tricks(deals, trumps, leaders, declarers, RANDOM_LEGAL, root, tricks)
+
+    def recorded():
+        playout_record(deals, trumps, leaders, declarers, RANDOM_LEGAL, root, tricks, plays,
+                       winners)
+
+    before = numba.get_num_threads()
+    rows = []
+    try:
+        for threads in (1, 2):
+            if threads > numba.config.NUMBA_NUM_THREADS:
+                continue
+            numba.set_num_threads(threads)
+            for name, fn in (("trick counts", counts), ("recorded play", recorded)):
+                fn()  # JIT warm-up (and first touch of the output arrays)
+                median, best = _time(fn, repeats)
+                rows.append((name, threads, n / median, n / best, median / n / 52 * 1e9))
+    finally:
+        numba.set_num_threads(before)
+    lines = [
+        f"Random-legal play (`policy=\"random-legal\"`) of {n:,} full deals (13 tricks, trumps "
+        f"♠ ♥ ♦ ♣ and none in turn); median and best of {repeats} runs after a JIT warm-up. "
+        "Target: 2,000,000 hands/s per core (one thread).",
+        "",
+        "| variant | threads | hands/s (median) | hands/s (best) | ns per card (median) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, threads, rate, best_rate, ns in rows:
+        lines.append(f"| {name} | {threads} | {rate:,.0f} | {best_rate:,.0f} | {ns:.1f} |")
+    one = {name: rate for name, threads, rate, _, _ in rows if threads == 1}
+    two = {name: rate for name, threads, rate, _, _ in rows if threads == 2}
+    if two:
+        ratio = two["trick counts"] / one["trick counts"]
+        lines += ["", f"Speed-up of 2 threads over 1 (trick counts, medians): {ratio:.2f}x."]
+    return "\n".join(lines)
