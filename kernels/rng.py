@@ -7,6 +7,9 @@ sees never depend on how many threads or jobs share the work.
 """
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from kernels.jit import njit
 
@@ -55,22 +58,34 @@ def next_u64(state):
     return result
 
 
+@intrinsic
+def mul_hi(typingctx, x, y):
+    """High 64 bits of the 128-bit product of two uint64 (one `mul` instruction on x86-64)."""
+    if not (isinstance(x, types.Integer) and isinstance(y, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        a = builder.zext(context.cast(builder, args[0], x, types.uint64), wide)
+        b = builder.zext(context.cast(builder, args[1], y, types.uint64), wide)
+        product = builder.mul(a, b)
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return types.uint64(x, y), codegen
+
+
 @njit
 def below(state, n):
-    """Uniform integer in 0..n-1 (1 <= n < 2**32), exactly unbiased (Lemire's multiply-and-reject)."""
+    """Uniform integer in 0..n-1 (1 <= n < 2**63), exactly unbiased (Lemire's multiply-reject)."""
     bound = np.uint64(n)
-    threshold = (np.uint64(0) - bound) % bound  # 2**64 mod n
-    while True:
-        x = next_u64(state)
-        # 128-bit product high word via 32-bit halves
-        x_lo = x & np.uint64(0xFFFFFFFF)
-        x_hi = x >> np.uint64(32)
-        m_lo = x_lo * bound
-        low = x * bound
-        hi = x_hi * bound + (m_lo >> np.uint64(32))
-        high = hi >> np.uint64(32)
-        if low >= threshold:
-            return np.int64(high)
+    x = next_u64(state)
+    low = x * bound  # low word of the 128-bit product x * n
+    if low < bound:  # only then can x fall in the rejected zone; skip the division otherwise
+        threshold = (np.uint64(0) - bound) % bound  # 2**64 mod n
+        while low < threshold:
+            x = next_u64(state)
+            low = x * bound
+    return np.int64(mul_hi(x, bound))
 
 
 def root_key(seed) -> np.ndarray:
