@@ -86,7 +86,7 @@ def test_part_round_trip_keeps_types_and_timing(tmp_path):
 def test_failed_write_leaves_no_part_and_no_temporary_file(tmp_path):
     store.open_run(tmp_path / "r", CONFIG)
     bad = pd.DataFrame({"x": [object()]})  # pyarrow cannot store an arbitrary object
-    with pytest.raises(Exception):
+    with pytest.raises((TypeError, ValueError, OSError)):
         store.write_part(tmp_path / "r", 0, bad, {})
     assert list((tmp_path / "r" / "hands").iterdir()) == []
 

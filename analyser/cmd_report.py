@@ -1,0 +1,341 @@
+"""`boston-analyser report DIR`: (re)build DIR/report.html from a run's stored results.
+
+This module decides what the page shows and hands reports/ ready tables and series;
+reports/charts.py and reports/html.py only draw and lay them out.
+"""
+
+import datetime
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from analyser import store
+from analyser.aggregate import DD_BEST, NATURAL, NO_TRUMP, feature_bin_labels, misere_breakeven
+from analyser.contracts import LADDER
+from analyser.errors import UserError
+from analyser.pipeline import RunConfig, store_tables
+from reports.html import Image, Params, Section, Table, Text, render_page
+
+HELP = "rebuild DIR/report.html from a run's stored results (no solving)"
+
+DESCRIPTION = """\
+Rebuilds DIR/report.html from the results `boston-analyser run` stored in DIR, without
+solving anything again. The aggregated tables (summary, by_position, misere_features,
+best_bids, shape_frequencies) are read from DIR; any that are missing are computed again
+from the stored hands (DIR/hands). A run that was interrupted must be finished first
+(run the same `boston-analyser run` command again).
+
+The page is self-contained (charts embedded as PNG) and meant for a reader who knows
+Boston but not this program.
+"""
+
+HEATMAP_SHAPES = 20  # the most frequent shapes shown in the made-rate heatmap
+EV_SHAPES = 8  # shapes drawn in the expected-payment chart
+EV_FLOOR = -300  # the chart's y axis stops here, so that the likely bids stay readable
+LM_POSITIONS = ("all", "leader", "dealer")
+SEAT_NAMES = "NESW"
+
+
+def add_arguments(parser):
+    """The one argument of `report`: the run directory."""
+    parser.add_argument("dir", metavar="DIR", help="a directory written by `boston-analyser run`")
+
+
+def run(args) -> int:
+    """Rebuild the report of DIR; 0 on success."""
+    path = build_report(Path(args.dir))
+    print(f"report: {path}")
+    return 0
+
+
+def load_tables(out: Path, config: RunConfig) -> dict[str, pd.DataFrame]:
+    """The stored result tables of DIR, recomputed from the stored hands if any is missing."""
+    if all((out / f"{name}.parquet").exists() for name in store.TABLE_NAMES):
+        return {name: store.read_table(out, name) for name in store.TABLE_NAMES}
+    return store_tables(out, config)
+
+
+def build_report(out) -> Path:
+    """Write DIR/report.html from DIR's stored results; return its path."""
+    out = Path(out)
+    if not out.is_dir():
+        raise UserError(f"{str(out)!r} is not a directory")
+    config = RunConfig(**store.load_config(out))
+    tables = load_tables(out, config)
+    stats_path = out / store.STATS_FILE
+    stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+    page = render_page(
+        "Boston: what each bid earns, by hand shape",
+        _intro(config),
+        [
+            _section_parameters(config, stats, tables),
+            _section_heatmap(tables["summary"]),
+            _section_best_bids(tables["best_bids"]),
+            _section_ev(tables["summary"], config),
+            _section_misere(tables["misere_features"], config),
+            _section_positions(tables["by_position"]),
+            _section_shapes(tables["shape_frequencies"]),
+            _section_notes(config),
+        ],
+    )
+    path = out / store.REPORT_FILE
+    store.write_text(path, page)
+    return path
+
+
+def _intro(config: RunConfig) -> list:
+    leader = SEAT_NAMES[config.leader]
+    return [
+        Text(
+            f"{config.deals:,} random deals were dealt and solved double-dummy: every seat of "
+            f"every deal was taken in turn as the declarer, alone against the other three, "
+            f"with all 52 cards visible to everyone and perfect play on both sides. The "
+            f"dealer is always {SEAT_NAMES[config.dealer]}, so {leader}, the dealer's left, "
+            "leads to the first trick whoever declares (R18). Each deal therefore gives four "
+            "hands, and the tables below count hands."
+        ),
+        Text(
+            "Double-dummy results are what perfect play would achieve; at the table, where "
+            "cards are hidden, declarers make somewhat fewer contracts and defenders defend "
+            "somewhat worse. Read the made rates as an optimistic but well-defined yardstick. "
+            "Every rate is given with a 95% interval (Wilson score); rows with few hands have "
+            "wide intervals."
+        ),
+    ]
+
+
+def _section_parameters(config: RunConfig, stats: dict, tables) -> Section:
+    hands = 4 * config.deals
+    items = [
+        ("deals", f"{config.deals:,} ({hands:,} hands)"),
+        ("seed", config.seed),
+        ("chunk size", f"{config.chunk} deals ({config.n_chunks} chunks)"),
+        ("dealer / leader", f"{SEAT_NAMES[config.dealer]} / {SEAT_NAMES[config.leader]} (R18)"),
+        ("pool for the pool term", f"{config.pool} units (R28-R30)"),
+        ("defenders' discard in little misère", f"{config.defender_discard} (R17)"),
+        ("deal model", f"{config.deal_model} (R4)"),
+        ("distinct shapes seen", f"{(tables['shape_frequencies']['observed'] > 0).sum()}"),
+    ]
+    if stats:
+        items += [
+            ("run time (last invocation)",
+             f"{stats['seconds_wall']:.1f} s with {stats['jobs']} job(s) on "
+             f"{stats['cores']} core(s)"),
+            ("solving time, all chunks", f"{stats['seconds_chunks_all']:.1f} s of worker time"),
+            ("chunks resumed from an earlier invocation", stats["chunks_resumed"]),
+        ]
+    items.append(("report written", datetime.datetime.now(datetime.UTC).strftime(
+        "%Y-%m-%d %H:%M UTC")))
+    return Section("The run", [Params(items)])
+
+
+def _ladder_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """Summary rows a declarer can actually choose: numbers in the natural trump, misères."""
+    keep = (summary["trump"] == NATURAL) | (summary["trump"] == NO_TRUMP)
+    return summary[keep]
+
+
+def _section_heatmap(summary: pd.DataFrame) -> Section:
+    from reports import charts  # matplotlib loads only when a report is drawn
+
+    view = _ladder_view(summary)
+    shapes = [s for s in view["shape"].drop_duplicates() if s != "all"][:HEATMAP_SHAPES]
+    shapes.append("all")
+    grid = view.pivot(index="shape", columns="contract", values="made_rate")
+    counts = view.drop_duplicates("shape").set_index("shape")["hands"]
+    png = charts.made_rate_heatmap(grid.loc[shapes, list(LADDER)].to_numpy(), shapes,
+                                   list(LADDER), [int(counts[s]) for s in shapes])
+    return Section("How often each contract is made, by shape", [
+        Text(
+            "Percentage of hands of each shape (most frequent first, with the number of hands) "
+            "on which the declarer makes each contract of the ladder (R9). Numeric contracts "
+            "are played in the suit the declarer would name from its own hand: its longest "
+            "suit, ties broken by high-card points. LM and GM are little and grand misère; LS "
+            "and GS (the spreads) show the same double-dummy verdicts as LM and GM, because "
+            "with every card visible, exposing the declarer's hand changes nothing: only play "
+            "with hidden cards tells a spread from its misère, so the spread columns are upper "
+            "bounds."
+        ),
+        Image(png, "made rate heatmap by shape and contract"),
+    ])
+
+
+def _section_best_bids(best: pd.DataFrame) -> Section:
+    shown = best[["shape", "hands", "shape_share", "best_bid", "best_made_rate",
+                  "best_ev_with_pool", "advice", "best_bid_upper", "best_trump_upper",
+                  "best_ev_upper"]].rename(columns={
+                      "shape_share": "share of hands", "best_bid": "best bid",
+                      "best_made_rate": "made rate", "best_ev_with_pool": "expected result",
+                      "best_bid_upper": "best bid (upper bound)",
+                      "best_trump_upper": "its trump", "best_ev_upper": "its expected result"})
+    return Section("The best bid for each shape", [
+        Text(
+            "For each shape, the contract with the highest expected result for the declarer "
+            "(payments from the three opponents plus the pool term), among the numbers in the "
+            "declarer's own trump and the two misères. 'Advice' is 'pass' when even the best "
+            "bid loses on average (passing is counted as 0; misère partout is not modelled "
+            "here). The upper-bound columns also allow the double-dummy best trump and the "
+            "spreads, which no real declarer can count on."
+        ),
+        Table(shown, {"share of hands": "{:.2%}", "made rate": "{:.1%}",
+                      "expected result": "{:+.1f}", "its expected result": "{:+.1f}"}),
+    ])
+
+
+def _section_ev(summary: pd.DataFrame, config: RunConfig) -> Section:
+    from reports import charts  # matplotlib loads only when a report is drawn
+
+    view = _ladder_view(summary)
+    contracts = [c for c in LADDER if c not in ("LS", "GS")]
+    shapes = [s for s in view["shape"].drop_duplicates() if s != "all"][:EV_SHAPES]
+    series = {}
+    for shape in shapes + ["all"]:
+        rows = view[view["shape"] == shape].set_index("contract")
+        series[shape] = rows.loc[contracts, "ev_with_pool"].to_numpy()
+    png = charts.ev_by_contract(contracts, series, floor=EV_FLOOR)
+    overall = summary[summary["shape"] == "all"]
+    table = overall[["contract", "trump", "hands", "made_rate", "made_ci_low", "made_ci_high",
+                     "mean_undertricks", "ev_per_opponent", "ev_total", "pool_term",
+                     "ev_with_pool"]].rename(columns={
+                         "made_rate": "made", "made_ci_low": "95% low",
+                         "made_ci_high": "95% high", "mean_undertricks": "undertricks when failing",
+                         "ev_per_opponent": "per opponent", "ev_total": "from 3 opponents",
+                         "pool_term": "pool term", "ev_with_pool": "expected result"})
+    return Section("Expected payment by contract", [
+        Text(
+            "Expected result per hand in units for the declarer, for the most common shapes: "
+            "what the three opponents pay on average (R24, R25; negative when the declarer "
+            f"pays) plus the pool term for a pool of {config.pool} units. The pool term counts "
+            "+pool when a 7 or higher, a misère or a spread is made, -pool on any failure "
+            "(R29: the declarer pays in as much as the pool holds), and 0 for a made 5 or 6, "
+            "which the defenders are assumed to concede to save the pool (R28)."
+        ),
+        Image(png, "expected payment by contract for the common shapes"),
+        Text("All hands together; the 'dd-best' rows play each number in the trump that is "
+             "best double-dummy, an upper bound on choosing trump well.", note=True),
+        Table(table, {"made": "{:.1%}", "95% low": "{:.1%}", "95% high": "{:.1%}",
+                      "undertricks when failing": "{:.2f}", "per opponent": "{:+.1f}",
+                      "from 3 opponents": "{:+.1f}", "pool term": "{:+.1f}",
+                      "expected result": "{:+.1f}"}),
+    ])
+
+
+def _misere_panel(features: pd.DataFrame, feature: str, title: str):
+    series = {}
+    for position in LM_POSITIONS:
+        rows = features[(features["feature"] == feature) & (features["position"] == position)]
+        rows = rows.sort_values("bin")
+        series[position] = (rows["lm_rate"].to_numpy(), rows["lm_ci_low"].to_numpy(),
+                            rows["lm_ci_high"].to_numpy())
+    return title, feature_bin_labels(feature), series
+
+
+def _section_misere(features: pd.DataFrame, config: RunConfig) -> Section:
+    from reports import charts  # matplotlib loads only when a report is drawn
+
+    breakeven = misere_breakeven(config.pool)["LM"]
+    png = charts.misere_chart([
+        _misere_panel(features, "misere_danger", "misère-danger score of the hand"),
+        _misere_panel(features, "hcp", "high-card points (A=4, K=3, Q=2, J=1)"),
+    ], breakeven)
+    table = features[(features["feature"] == "misere_danger") & (features["position"] == "all")]
+    table = table[["bin_label", "hands", "lm_rate", "lm_ci_low", "lm_ci_high", "gm_rate",
+                   "gm_ci_low", "gm_ci_high"]].rename(columns={
+                       "bin_label": "misère-danger score", "lm_rate": "LM made",
+                       "lm_ci_low": "LM 95% low", "lm_ci_high": "LM 95% high",
+                       "gm_rate": "GM made", "gm_ci_low": "GM 95% low",
+                       "gm_ci_high": "GM 95% high"})
+    pct = "{:.1%}"
+    return Section("When should I bid little misère?", [
+        Text(
+            "Little misère (R15): everyone discards one card, then the declarer must take none "
+            "of the 12 tricks. It pays 20 from each opponent when made and costs 20 to each "
+            f"when failed (R25), and wins or feeds the pool of {config.pool}; so it is worth "
+            f"bidding when it succeeds more than {breakeven:.0%} of the time (the grey line)."
+        ),
+        Text(
+            "The misère-danger score sums, over the hand's cards, how far each card stands "
+            "above the safe ladder 2-4-6-8-10-Q of its suit: the i-th lowest card of a suit "
+            "(i = 0, 1, ...) with rank r (2 = 0 ... A = 12) costs max(0, r - 2i - 1). Low "
+            "cards, and suits whose every card has a lower one of the declarer's own below it, "
+            "cost nothing; a bare ace costs 11, a bare A-K 19. Bid little misère when the "
+            "black line is above the grey one: the left panel shows where that happens. The "
+            "red and purple lines show the player on lead and the dealer: having to lead to "
+            "the first trick makes a misère harder."
+        ),
+        Image(png, "little misère make rate against the misère-danger score and points"),
+        Table(table, {"LM made": pct, "LM 95% low": pct, "LM 95% high": pct,
+                      "GM made": pct, "GM 95% low": pct, "GM 95% high": pct}),
+    ])
+
+
+def _section_positions(by_position: pd.DataFrame) -> Section:
+    from reports import charts  # matplotlib loads only when a report is drawn
+
+    view = by_position[by_position["trump"] != DD_BEST]
+    contracts = list(LADDER)
+    series = {}
+    for name in ("leader", "second", "third", "dealer"):
+        rows = view[view["position_name"] == name].set_index("contract")
+        if len(rows):
+            series[name] = rows.loc[contracts, "made_rate"].to_numpy()
+    png = charts.made_rate_by_position(contracts, series)
+    table = view.pivot(index="position_name", columns="contract", values="made_rate")
+    table = table.loc[list(series), contracts].reset_index().rename(
+        columns={"position_name": "position"})
+    return Section("Does the seat matter?", [
+        Text(
+            "Made rate of each contract by the declarer's position relative to the player who "
+            "leads to the first trick (the dealer's left, R18), all shapes together."
+        ),
+        Image(png, "made rate by position"),
+        Table(table, {c: "{:.1%}" for c in contracts}),
+    ])
+
+
+def _section_shapes(freq: pd.DataFrame) -> Section:
+    from reports import charts  # matplotlib loads only when a report is drawn
+
+    shown = freq.sort_values("exact", ascending=False, kind="stable")
+    shown = shown[(shown["observed"] > 0) | (shown["exact"] >= 1e-4)]
+    png = charts.shape_frequencies(shown["shape"].tolist(), shown["observed_share"].to_numpy(),
+                                   shown["exact"].to_numpy())
+    table = shown[["shape", "observed", "observed_share", "exact"]].rename(
+        columns={"observed": "hands", "observed_share": "simulated", "exact": "exact"})
+    return Section("Are the deals random? Shape frequencies", [
+        Text(
+            "Share of hands of each shape in this run beside the exact probability of the "
+            "shape in a random 13-card hand. Large gaps on common shapes would point to a "
+            "dealing fault; rare shapes naturally scatter."
+        ),
+        Image(png, "simulated versus exact shape frequencies"),
+        Table(table, {"simulated": "{:.3%}", "exact": "{:.3%}"}),
+    ])
+
+
+def _section_notes(config: RunConfig) -> Section:
+    return Section("How to read this report", [
+        Text(
+            "Made rate: the share of hands on which the contract is made double-dummy. 95% "
+            "interval: the Wilson score interval for that share. Undertricks: the mean number "
+            "of tricks short on the hands where a numeric contract fails. Expected result: the "
+            "exact mean of the declarer's result (shown rounded; the stored tables keep the "
+            "exact fractions, R27)."
+        ),
+        Text(
+            "Little misère assumes the declarer discards its best card and each defender its "
+            f"highest card ({config.defender_discard}, R17). Tiers (second and first "
+            "preference, R11) change who wins the auction, not the payments, so they do not "
+            "appear here."
+        ),
+        Text(
+            "Files: summary.csv (per shape x contract), by_position.csv, misere_features.csv, "
+            "best_bids.csv, shape_frequencies.csv, and the stored hands in hands/ (one Parquet "
+            "part per chunk). Rebuild this page with `boston-analyser report DIR`.",
+            note=True,
+        ),
+    ])
+
+
+__all__ = ["HELP", "DESCRIPTION", "add_arguments", "run", "build_report"]

@@ -1,0 +1,287 @@
+"""The Monte Carlo run: cut the deals into chunks, deal, solve double-dummy, store, aggregate.
+
+Flow (STYLE.md, after redeal): configure -> deal -> solve -> store -> aggregate. The work is
+cut into chunks of `chunk` deals; chunk c holds deals c*chunk .. and draws everything it
+needs from `SeedSequence(seed, spawn_key=(c,))`, so a chunk's rows depend only on the
+configuration and its number, never on --jobs, the chunk schedule or what ran before.
+Chunks run in parallel in joblib worker processes; each worker writes its chunk's part
+atomically (analyser/store.py), so an interrupted run resumes by solving only the chunks
+whose parts are missing, and the aggregated tables come out identical.
+
+Seats and the lead (R18): the dealer is fixed (`DEALER`, West), so the dealer's left,
+North, leads to the first trick in every deal and every contract; each row records the
+seat's `position` relative to that leader (0 = leader, 1 = second hand, 2 = third, 3 =
+the dealer). Preference suits (R6): the resting deck is a separate full deck (R3), so
+its turned card is one uniformly random card drawn from the chunk's own stream.
+"""
+
+import functools
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analyser import store
+from analyser.errors import UserError
+from analyser.features import hand_features
+
+FORMAT_VERSION = 1  # bump when the stored rows change meaning; part of the configuration
+DEALER = 3  # West deals every hand, so North (0) leads (R18)
+DEFAULT_CHUNK = 250
+DEFAULT_POOL = 40  # R7: the opening pool
+DEFENDER_DISCARD = "highest"  # R17 Decision, the solver's default
+MAX_DEALS = 10**9
+
+SolveFn = Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]]
+DealFn = Callable[[int, int], np.ndarray]
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that determines a run's stored rows and tables (recorded in DIR/run.json)."""
+
+    deals: int
+    seed: int
+    chunk: int = DEFAULT_CHUNK
+    pool: int = DEFAULT_POOL
+    dealer: int = DEALER
+    defender_discard: str = DEFENDER_DISCARD
+    deal_model: str = "random"  # R4 Decision: independent uniformly random deals
+    format: int = FORMAT_VERSION
+
+    def __post_init__(self):
+        for name in ("deals", "seed", "chunk", "pool"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise UserError(f"--{name} must be a whole number, got {value!r}")
+        if not 1 <= self.deals <= MAX_DEALS:
+            raise UserError(f"--deals must be 1..{MAX_DEALS}, got {self.deals}")
+        if self.seed < 0:
+            raise UserError(f"--seed must be a non-negative integer, got {self.seed}")
+        if self.chunk < 1:
+            raise UserError(f"--chunk must be at least 1, got {self.chunk}")
+        if self.pool < 0:
+            raise UserError(f"--pool must be a non-negative number of units, got {self.pool}")
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads to the first trick: the dealer's left (R18)."""
+        return (self.dealer + 1) % 4
+
+    @property
+    def n_chunks(self) -> int:
+        """Number of chunks the deals are cut into (the last one may be smaller)."""
+        return -(-self.deals // self.chunk)
+
+    def chunk_deals(self, chunk: int) -> tuple[int, int]:
+        """(first deal id, number of deals) of chunk number `chunk`."""
+        first = chunk * self.chunk
+        return first, min(self.chunk, self.deals - first)
+
+    def as_dict(self) -> dict:
+        """The configuration as plain JSON values, as stored in run.json."""
+        return {k: (int(v) if isinstance(v, np.integer) else v) for k, v in asdict(self).items()}
+
+
+def chunk_streams(seed: int, chunk: int) -> tuple[int, np.random.Generator]:
+    """The deal seed and the generator for the turned cards of chunk `chunk` of root `seed`.
+
+    Both come from `SeedSequence(seed, spawn_key=(chunk,))`, so they depend on the root
+    seed and the chunk number only.
+    """
+    deal_seq, turn_seq = np.random.SeedSequence(seed, spawn_key=(chunk,)).spawn(2)
+    words = deal_seq.generate_state(2, dtype=np.uint32)
+    deal_seed = (int(words[0]) << 31) ^ int(words[1])  # 63 bits: a plain non-negative int
+    return deal_seed, np.random.Generator(np.random.PCG64(turn_seq))
+
+
+def real_deal(n: int, seed: int) -> np.ndarray:
+    """n uniformly random deals from the dealing kernels (analyser.dealing.deal_random)."""
+    from analyser.dealing import deal_random
+
+    return deal_random(n, seed)
+
+
+def real_solve(deals: np.ndarray, leader: int) -> tuple[np.ndarray, np.ndarray]:
+    """Double-dummy tables of a batch: (n,4,4) int8 tricks and (n,4,2) bool [grand, little]."""
+    from analyser.solver import dd_misere_table, dd_table
+
+    return dd_table(deals, leader), dd_misere_table(deals, leader)
+
+
+def chunk_rows(config: RunConfig, chunk: int, deal: DealFn, solve: SolveFn):
+    """Deal and solve chunk `chunk`; return its rows (deal x seat) and timings in seconds."""
+    t0 = time.perf_counter()
+    first, n = config.chunk_deals(chunk)
+    deal_seed, turn_rng = chunk_streams(config.seed, chunk)
+    deals = np.ascontiguousarray(deal(n, deal_seed), dtype=np.uint64)
+    turned = turn_rng.integers(0, 52, size=n).astype(np.int8)  # R6: resting deck's top card
+    t1 = time.perf_counter()
+    tricks, misere = solve(deals, config.leader)
+    tricks = np.asarray(tricks, dtype=np.int8)
+    misere = np.asarray(misere, dtype=bool)
+    if deals.shape != (n, 4) or tricks.shape != (n, 4, 4) or misere.shape != (n, 4, 2):
+        raise ValueError(
+            f"chunk {chunk}: unexpected shapes deals {deals.shape}, tricks {tricks.shape}, "
+            f"misère {misere.shape}"
+        )
+    t2 = time.perf_counter()
+    frame = _rows(config, chunk, first, deals, turned, tricks, misere)
+    t3 = time.perf_counter()
+    return frame, {"deal": t1 - t0, "solve": t2 - t1, "rows": t3 - t2}
+
+
+@functools.cache
+def _preference_table() -> np.ndarray:
+    """(52, 2) int8: first and second preference suit for each turned card (dealing, R6)."""
+    from analyser.dealing import preference_suits
+
+    return np.array([preference_suits(card) for card in range(52)], dtype=np.int8)
+
+
+def _rows(config, chunk, first, deals, turned, tricks, misere) -> pd.DataFrame:
+    """The stored rows of one chunk, deal-major then seat (N, E, S, W)."""
+    n = deals.shape[0]
+    seats = np.tile(np.arange(4, dtype=np.int8), n)
+    prefs = _preference_table()[turned]  # R6, from the turned card of the resting deck
+    first_pref, second_pref = prefs[:, 0], prefs[:, 1]
+    ids = np.repeat(np.arange(first, first + n, dtype=np.int64), 4)
+    head = pd.DataFrame({
+        "chunk": np.full(4 * n, chunk, dtype=np.int32),
+        "deal_id": ids,
+        "seat": seats,
+        "position": ((seats - config.leader) % 4).astype(np.int8),
+    })
+    feats = hand_features(deals.reshape(-1))
+    flat_tricks = tricks.reshape(-1, 4)
+    flat_misere = misere.reshape(-1, 2)
+    tail = pd.DataFrame({
+        "tricks_s": flat_tricks[:, 0],
+        "tricks_h": flat_tricks[:, 1],
+        "tricks_d": flat_tricks[:, 2],
+        "tricks_c": flat_tricks[:, 3],
+        "grand_misere": flat_misere[:, 0],
+        "little_misere": flat_misere[:, 1],
+        "turned_card": np.repeat(turned, 4),
+        "first_preference": np.repeat(first_pref, 4),
+        "second_preference": np.repeat(second_pref, 4),
+    })
+    return pd.concat([head, feats, tail], axis=1)
+
+
+def solve_chunk(out, config: RunConfig, chunk: int, deal=None, solve=None, threads=None) -> dict:
+    """Deal, solve and store chunk `chunk` in DIR; return its timings (runs in a worker)."""
+    if threads is not None:
+        _limit_threads(threads)
+    frame, timing = chunk_rows(config, chunk, deal or real_deal, solve or real_solve)
+    t0 = time.perf_counter()
+    timing = {**timing, "chunk": chunk, "deals": config.chunk_deals(chunk)[1]}
+    store.write_part(out, chunk, frame, {**timing, "write": None})
+    timing["write"] = time.perf_counter() - t0
+    return timing
+
+
+def _limit_threads(threads: int) -> None:
+    """Cap numba's threads in this process so jobs x threads does not exceed the cores."""
+    import numba
+
+    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+
+
+def available_cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def solve_missing(out, config: RunConfig, jobs: int = 1, progress: bool = False,
+                  deal=None, solve=None) -> list[dict]:
+    """Solve and store every chunk of `config` whose part is missing in DIR; return timings.
+
+    With jobs > 1 the chunks run in joblib worker processes, each with numba limited to
+    cores // jobs threads (numba's own threads in the kernels would otherwise multiply
+    with the processes and oversubscribe the cores).
+    """
+    missing = [c for c in range(config.n_chunks) if c not in store.done_chunks(out)]
+    bar = _progress_bar(config, missing, progress)
+    timings = []
+    try:
+        if jobs <= 1 or len(missing) <= 1:
+            for chunk in missing:
+                timings.append(solve_chunk(out, config, chunk, deal, solve))
+                bar.update(timings[-1]["deals"])
+        else:
+            from joblib import Parallel, delayed
+
+            threads = max(1, available_cores() // jobs)
+            tasks = (delayed(solve_chunk)(str(out), config, c, deal, solve, threads)
+                     for c in missing)
+            parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
+            for timing in parallel(tasks):
+                timings.append(timing)
+                bar.update(timing["deals"])
+    finally:
+        bar.close()
+    return sorted(timings, key=lambda t: t["chunk"])
+
+
+def _progress_bar(config: RunConfig, missing, enabled: bool):
+    """A tqdm bar over deals (with ETA) when `enabled`, else a silent stand-in."""
+    from tqdm import tqdm
+
+    done = config.deals - sum(config.chunk_deals(c)[1] for c in missing)
+    return tqdm(total=config.deals, initial=done, unit="deal", desc="solving",
+                disable=not enabled, dynamic_ncols=True, smoothing=0.1)
+
+
+def store_tables(out, config: RunConfig) -> dict:
+    """Aggregate every stored chunk of DIR and write the result tables; return them."""
+    from analyser.aggregate import aggregate
+    from analyser.shapes import shape_table
+
+    missing = config.n_chunks - len(store.done_chunks(out))
+    if missing:
+        raise UserError(
+            f"{str(out)!r} is missing {missing} of {config.n_chunks} chunks; run "
+            "`boston-analyser run` with the same options to finish it"
+        )
+    hands = store.read_hands(out, range(config.n_chunks))
+    tables = aggregate(hands, config.pool)
+    tables["shape_frequencies"] = shape_table(hands["shape"])
+    for name, frame in tables.items():
+        store.write_table(out, name, frame)
+    return tables
+
+
+def run_analysis(out, config: RunConfig, jobs: int = 1, force: bool = False,
+                 progress: bool = False, deal=None, solve=None) -> dict:
+    """The whole `run`: open DIR, solve the missing chunks, aggregate, store; return stats."""
+    started = time.perf_counter()
+    done_before = store.open_run(out, config.as_dict(), force=force)
+    timings = solve_missing(out, config, jobs=jobs, progress=progress, deal=deal, solve=solve)
+    solved = time.perf_counter()
+    store_tables(out, config)
+    finished = time.perf_counter()
+    stored = store.read_timings(out)
+    stats = {
+        "deals": config.deals,
+        "hands": 4 * config.deals,
+        "chunks": config.n_chunks,
+        "chunks_resumed": len(done_before),
+        "chunks_solved_now": len(timings),
+        "jobs": jobs,
+        "cores": available_cores(),
+        "seconds_wall": finished - started,
+        "seconds_solving_wall": solved - started,
+        "seconds_aggregating": finished - solved,
+        "seconds_kernels_all_chunks": sum(t["deal"] + t["solve"] for t in stored),
+        "seconds_chunks_all": sum(t["deal"] + t["solve"] + t["rows"] for t in stored),
+    }
+    store.write_json(Path(out) / store.STATS_FILE, stats)
+    return stats

@@ -1,0 +1,328 @@
+"""The run pipeline: chunk seeding, stored rows, determinism across jobs, resume, CLI.
+
+Unit tests inject a small deterministic stand-in for the solver (`fake_solve`, a function
+of the deal only) to check storage, resume and aggregation quickly; the end-to-end tests
+at the bottom run the real dealing and double-dummy kernels through the CLI.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import sized
+
+from analyser import features, pipeline, store
+from analyser.cards import format_hand
+from analyser.cli import main
+from analyser.contracts import NUMERIC_CONTRACTS
+from analyser.errors import UserError
+from kernels.dealing import deal_batch
+from kernels.rng import root_key
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def kernel_deal(n, seed):
+    """The dealing kernel itself (what analyser.dealing.deal_random wraps)."""
+    return deal_batch(root_key(seed), n)
+
+
+def fake_solve(deals, leader):
+    """A deterministic stand-in for the solver: a function of each deal and the leader."""
+    n = deals.shape[0]
+    flat = deals.reshape(-1)
+    lengths = features.suit_lengths(flat).reshape(n, 4, 4).astype(np.int64)
+    aces = features.honour_counts(flat)["aces"].reshape(n, 4, 1).astype(np.int64)
+    lead_bonus = (np.arange(4) == leader).reshape(1, 4, 1)
+    tricks = np.minimum(13, lengths + aces + lead_bonus).astype(np.int8)
+    danger = features.misere_danger(flat).reshape(n, 4)
+    misere = np.stack([danger < 20, danger < 26], axis=2)
+    return tricks, misere
+
+
+def run_fake(out, jobs=1, deals=60, chunk=8, seed=11, **kw):
+    config = pipeline.RunConfig(deals=deals, seed=seed, chunk=chunk, **kw)
+    return config, pipeline.run_analysis(out, config, jobs=jobs, deal=kernel_deal,
+                                         solve=fake_solve)
+
+
+def read_results(out):
+    return {name: store.read_table(out, name) for name in store.TABLE_NAMES}
+
+
+def assert_same_results(a, b):
+    pd.testing.assert_frame_equal(store.read_hands(a), store.read_hands(b))
+    ra, rb = read_results(a), read_results(b)
+    for name in store.TABLE_NAMES:
+        pd.testing.assert_frame_equal(ra[name], rb[name], obj=name)
+
+
+def test_chunk_streams_depend_on_seed_and_chunk_only():
+    seed_a, rng_a = pipeline.chunk_streams(7, 3)
+    seed_b, rng_b = pipeline.chunk_streams(7, 3)
+    assert seed_a == seed_b and 0 <= seed_a < 2**63
+    assert rng_a.integers(0, 52, 20).tolist() == rng_b.integers(0, 52, 20).tolist()
+    others = {pipeline.chunk_streams(7, c)[0] for c in range(20)}
+    others |= {pipeline.chunk_streams(8, c)[0] for c in range(20)}
+    assert len(others) == 40
+
+
+def test_config_rejects_bad_values_with_one_line():
+    for kwargs, word in [({"deals": 0}, "--deals"), ({"deals": 5, "seed": -1}, "--seed"),
+                         ({"deals": 5, "chunk": 0}, "--chunk"),
+                         ({"deals": 5, "pool": -1}, "--pool")]:
+        kwargs.setdefault("seed", 1)
+        with pytest.raises(UserError, match=word) as err:
+            pipeline.RunConfig(**kwargs)
+        assert "\n" not in str(err.value)
+
+
+def test_chunks_cover_the_deals_exactly():
+    config = pipeline.RunConfig(deals=23, seed=0, chunk=5)
+    assert config.n_chunks == 5
+    spans = [config.chunk_deals(c) for c in range(config.n_chunks)]
+    assert spans == [(0, 5), (5, 5), (10, 5), (15, 5), (20, 3)]
+
+
+def test_r18_rows_record_seat_position_and_solver_output():
+    config = pipeline.RunConfig(deals=10, seed=3, chunk=4)
+    frame, timing = pipeline.chunk_rows(config, 1, kernel_deal, fake_solve)
+    assert set(timing) == {"deal", "solve", "rows"}
+    deal_seed, turn_rng = pipeline.chunk_streams(3, 1)
+    deals = kernel_deal(4, deal_seed)
+    tricks, misere = fake_solve(deals, config.leader)
+    assert len(frame) == 16
+    assert frame["deal_id"].tolist() == np.repeat(np.arange(4, 8), 4).tolist()
+    assert frame["seat"].tolist() == [0, 1, 2, 3] * 4
+    assert config.leader == 0 and config.dealer == 3  # West deals, North leads (R18)
+    assert frame["position"].tolist() == [0, 1, 2, 3] * 4
+    assert frame["hand"].to_numpy().tolist() == deals.reshape(-1).tolist()
+    assert frame["pbn"].tolist() == [format_hand(m) for m in deals.reshape(-1)]
+    got = frame[["tricks_s", "tricks_h", "tricks_d", "tricks_c"]].to_numpy()
+    assert (got == tricks.reshape(-1, 4)).all()
+    assert (frame["grand_misere"].to_numpy() == misere[:, :, 0].reshape(-1)).all()
+    assert (frame["little_misere"].to_numpy() == misere[:, :, 1].reshape(-1)).all()
+
+
+def test_r6_preference_suits_come_from_the_turned_card():
+    config = pipeline.RunConfig(deals=200, seed=9, chunk=200)
+    frame, _ = pipeline.chunk_rows(config, 0, kernel_deal, fake_solve)
+    _, turn_rng = pipeline.chunk_streams(9, 0)
+    turned = turn_rng.integers(0, 52, size=200)
+    assert frame["turned_card"].tolist() == np.repeat(turned, 4).tolist()
+    assert (frame["first_preference"] == frame["turned_card"] // 13).all()
+    # second preference: the other suit of the same colour, S<->C and H<->D
+    pairs = set(zip(frame["first_preference"], frame["second_preference"], strict=True))
+    assert pairs <= {(0, 3), (3, 0), (1, 2), (2, 1)}
+    assert (frame.groupby("deal_id")["first_preference"].nunique() == 1).all()
+
+
+def test_results_identical_for_any_jobs_and_chunk_schedule(tmp_path):
+    run_fake(tmp_path / "j1", jobs=1)
+    run_fake(tmp_path / "j2", jobs=2)
+    assert_same_results(tmp_path / "j1", tmp_path / "j2")
+    hands = store.read_hands(tmp_path / "j1")
+    assert hands["deal_id"].tolist() == np.repeat(np.arange(60), 4).tolist()
+
+
+def test_resume_after_lost_chunks_equals_an_uninterrupted_run(tmp_path):
+    run_fake(tmp_path / "full")
+    run_fake(tmp_path / "cut")
+    parts = sorted((tmp_path / "cut" / "hands").glob("part-*.parquet"))
+    for part in parts[1::2]:
+        part.unlink()
+    for name in store.TABLE_NAMES:
+        (tmp_path / "cut" / f"{name}.parquet").unlink()
+    (tmp_path / "cut" / "hands" / ".part-00001.parquet.x.tmp").write_bytes(b"half written")
+    _, stats = run_fake(tmp_path / "cut")
+    assert stats["chunks_resumed"] == len(parts) - len(parts[1::2])
+    assert stats["chunks_solved_now"] == len(parts[1::2])
+    assert_same_results(tmp_path / "full", tmp_path / "cut")
+
+
+def test_a_complete_run_solves_nothing_again(tmp_path):
+    run_fake(tmp_path / "r")
+
+    def refuse(deals, leader):
+        raise AssertionError("solved again")
+
+    config = pipeline.RunConfig(deals=60, seed=11, chunk=8)
+    stats = pipeline.run_analysis(tmp_path / "r", config, deal=kernel_deal, solve=refuse)
+    assert stats["chunks_solved_now"] == 0
+
+
+def test_another_configuration_in_the_same_directory_is_refused(tmp_path):
+    run_fake(tmp_path / "r")
+    before = {p: p.stat().st_mtime_ns for p in (tmp_path / "r").rglob("*")}
+    with pytest.raises(UserError, match="another configuration"):
+        run_fake(tmp_path / "r", deals=61)
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "r").rglob("*")} == before
+
+
+def test_force_replaces_a_run_with_another_configuration(tmp_path):
+    run_fake(tmp_path / "r")
+    config = pipeline.RunConfig(deals=20, seed=11, chunk=8)
+    store.open_run(tmp_path / "r", config.as_dict(), force=True)
+    assert store.done_chunks(tmp_path / "r") == set()
+    pipeline.run_analysis(tmp_path / "r", config, deal=kernel_deal, solve=fake_solve)
+    assert len(store.read_hands(tmp_path / "r")) == 80
+
+
+def test_stored_tables_have_the_promised_columns_and_types(tmp_path):
+    run_fake(tmp_path / "r", deals=40)
+    summary = store.read_table(tmp_path / "r", "summary")
+    assert summary["shape"].dtype.kind in "OT" or str(summary["shape"].dtype) == "str"
+    for col, kind in [("hands", "i"), ("made_rate", "f"), ("made_ci_low", "f"),
+                      ("made_ci_high", "f"), ("ev_total", "f")]:
+        assert summary[col].dtype.kind == kind, col
+    csv = pd.read_csv(tmp_path / "r" / "summary.csv")
+    assert list(csv.columns) == list(summary.columns)
+    assert len(csv) == len(summary)
+
+
+# ---- end to end: the real dealing and double-dummy kernels, through the CLI -------------
+
+def cli(*args):
+    return main([str(a) for a in args])
+
+
+E2E_DEALS = sized(48, 400)
+E2E_CHUNK = sized(8, 50)
+
+
+@pytest.fixture(scope="module")
+def e2e_runs(tmp_path_factory):
+    """The same small run with --jobs 1 and --jobs 2 (real solver)."""
+    pytest.importorskip("analyser.solver")
+    base = tmp_path_factory.mktemp("e2e")
+    common = ["--deals", E2E_DEALS, "--seed", 5, "--chunk", E2E_CHUNK]
+    assert cli("run", *common, "--jobs", 1, "--out", base / "j1") == 0
+    assert cli("run", *common, "--jobs", 2, "--out", base / "j2") == 0
+    return base
+
+
+def test_e2e_files_exist_with_columns_and_types(e2e_runs):
+    out = e2e_runs / "j1"
+    for name in ("run.json", "run_stats.json", "report.html", "summary.csv", "summary.parquet",
+                 "by_position.csv", "misere_features.csv", "best_bids.csv",
+                 "shape_frequencies.csv"):
+        assert (out / name).is_file(), name
+    hands = store.read_hands(out)
+    assert len(hands) == 4 * E2E_DEALS
+    assert hands["hand"].dtype == np.uint64
+    for col in ("tricks_s", "tricks_h", "tricks_d", "tricks_c"):
+        assert hands[col].dtype == np.int8 and hands[col].between(0, 13).all()
+    assert hands["little_misere"].dtype == bool and hands["grand_misere"].dtype == bool
+    # every card dealt once per deal
+    union = hands.groupby("deal_id")["hand"].agg(lambda h: np.bitwise_or.reduce(h.to_numpy()))
+    assert (union == (1 << 52) - 1).all()
+    # a grand misère made implies the little one (discarding can only help, R15)
+    assert not (hands["grand_misere"] & ~hands["little_misere"]).any()
+    summary = store.read_table(out, "summary")
+    assert summary["made_rate"].between(0, 1).all()
+    assert ((summary["made_ci_low"] <= summary["made_rate"])
+            & (summary["made_rate"] <= summary["made_ci_high"])).all()
+    numeric = summary[summary["contract"].isin(NUMERIC_CONTRACTS)]
+    for _, group in numeric.groupby(["shape", "trump"]):
+        rates = group.set_index("contract").loc[list(NUMERIC_CONTRACTS), "made_rate"]
+        assert (np.diff(rates.to_numpy()) <= 0).all()
+    page = (out / "report.html").read_text()
+    assert page.count("data:image/png;base64,") >= 5
+    assert "src=\"http" not in page
+
+
+def test_e2e_jobs_1_and_2_give_identical_results(e2e_runs):
+    assert_same_results(e2e_runs / "j1", e2e_runs / "j2")
+
+
+def test_e2e_resume_after_sigkill_equals_an_uninterrupted_run(e2e_runs, tmp_path):
+    out = tmp_path / "killed"
+    args = [sys.executable, "-m", "analyser", "run", "--deals", str(E2E_DEALS), "--seed", "5",
+            "--chunk", str(E2E_CHUNK), "--jobs", "1", "--out", str(out)]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if len(store.done_chunks(out)) >= 2:
+            break
+        time.sleep(0.05)
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert cli("run", "--deals", E2E_DEALS, "--seed", 5, "--chunk", E2E_CHUNK, "--jobs", 1,
+               "--out", out) == 0
+    assert_same_results(e2e_runs / "j1", out)
+
+
+def test_e2e_report_rebuilds_without_solving(e2e_runs, monkeypatch):
+    out = e2e_runs / "j2"
+    (out / "report.html").unlink()
+    (out / "best_bids.parquet").unlink()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("solved again")
+
+    monkeypatch.setattr(pipeline, "real_solve", refuse)
+    assert cli("report", out) == 0
+    assert (out / "report.html").is_file() and (out / "best_bids.parquet").is_file()
+
+
+@pytest.mark.parametrize("args, word", [
+    (["--deals", "0"], "--deals"),
+    (["--seed", "-3"], "--seed"),
+    (["--deals", "ten"], "--deals"),
+    (["--jobs", "0"], "--jobs"),
+    (["--pool", "300"], "--pool"),
+])
+def test_cli_bad_numbers_exit_2_with_one_line(args, word, tmp_path, capsys):
+    assert cli("run", *args, "--out", tmp_path / "r") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and word in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_cli_unwritable_directory_exits_2(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    assert cli("run", "--deals", 4, "--out", tmp_path / "file" / "r") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not writable" in err
+
+
+def test_cli_directory_of_another_configuration_exits_2_and_keeps_it(tmp_path, capsys):
+    run_fake(tmp_path / "r", deals=16)
+    before = {p: p.read_bytes() for p in (tmp_path / "r").rglob("*") if p.is_file()}
+    assert cli("run", "--deals", 17, "--seed", 11, "--chunk", 8, "--out", tmp_path / "r") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "another configuration" in err and "deals: 16 -> 17" in err
+    after = {p: p.read_bytes() for p in (tmp_path / "r").rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_cli_report_of_a_directory_without_a_run_exits_2(tmp_path, capsys):
+    assert cli("report", tmp_path) == 2
+    assert "no run.json" in capsys.readouterr().err
+
+
+def test_cli_help_explains_every_option(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = capsys.readouterr().out
+    for option in ("--deals", "--seed", "--jobs", "--out", "--chunk", "--pool", "--force"):
+        assert text.count(option) >= 2, option  # in the usage and explained in the text
+
+
+@pytest.mark.slow
+def test_e2e_larger_run_resumes_identically(tmp_path):
+    pytest.importorskip("analyser.solver")
+    common = ["--deals", 400, "--seed", 2, "--chunk", 40]
+    assert cli("run", *common, "--jobs", 2, "--out", tmp_path / "a") == 0
+    assert cli("run", *common, "--jobs", 1, "--out", tmp_path / "b") == 0
+    for part in sorted((tmp_path / "b" / "hands").glob("part-*.parquet"))[::3]:
+        part.unlink()
+    assert cli("run", *common, "--jobs", 2, "--out", tmp_path / "b") == 0
+    assert_same_results(tmp_path / "a", tmp_path / "b")
