@@ -115,7 +115,8 @@ def _section_parameters(config: RunConfig, stats: dict, tables) -> Section:
         ("pool for the pool term", f"{config.pool} units (R28-R30)"),
         ("defenders' discard in little misère", f"{config.defender_discard} (R17)"),
         ("deal model", f"{config.deal_model} (R4)"),
-        ("distinct shapes seen", f"{(tables['shape_frequencies']['observed'] > 0).sum()}"),
+        ("distinct shapes seen",
+         f"{(tables['shape_frequencies']['observed'] > 0).sum()} of 39"),
     ]
     if stats:
         items += [
@@ -295,19 +296,27 @@ def _section_positions(by_position: pd.DataFrame) -> Section:
 
 
 def _section_shapes(freq: pd.DataFrame) -> Section:
+    from analyser.shapes import chi_square, pattern_probabilities
     from reports import charts  # matplotlib loads only when a report is drawn
 
-    shown = freq.sort_values("exact", ascending=False, kind="stable")
-    shown = shown[(shown["observed"] > 0) | (shown["exact"] >= 1e-4)]
-    png = charts.shape_frequencies(shown["shape"].tolist(), shown["observed_share"].to_numpy(),
-                                   shown["exact"].to_numpy())
-    table = shown[["shape", "observed", "observed_share", "exact"]].rename(
-        columns={"observed": "hands", "observed_share": "simulated", "exact": "exact"})
+    exact = pattern_probabilities()
+    statistic, dof, p_value = chi_square(freq["observed"].to_numpy(),
+                                         [exact[s] for s in freq["shape"]])
+    shown = freq[(freq["observed"] > 0) | (freq["expected_probability"] >= 1e-4)]
+    png = charts.shape_frequencies(shown["shape"].tolist(),
+                                   shown["observed_probability"].to_numpy(),
+                                   shown["expected_probability"].to_numpy())
+    table = shown[["shape", "observed", "observed_probability", "expected_probability"]]
+    table = table.rename(columns={"observed": "hands", "observed_probability": "simulated",
+                                  "expected_probability": "exact"})
     return Section("Are the deals random? Shape frequencies", [
         Text(
             "Share of hands of each shape in this run beside the exact probability of the "
             "shape in a random 13-card hand. Large gaps on common shapes would point to a "
-            "dealing fault; rare shapes naturally scatter."
+            "dealing fault; rare shapes naturally scatter. Note that the four hands of a deal "
+            "are not independent of each other, so the chi-square test below (rare shapes "
+            f"pooled) is only a rough check: chi-square {statistic:.1f} on {dof} degrees of "
+            f"freedom, p = {p_value:.3f}."
         ),
         Image(png, "simulated versus exact shape frequencies"),
         Table(table, {"simulated": "{:.3%}", "exact": "{:.3%}"}),

@@ -106,11 +106,12 @@ def real_deal(n: int, seed: int) -> np.ndarray:
     return deal_random(n, seed)
 
 
-def real_solve(deals: np.ndarray, leader: int) -> tuple[np.ndarray, np.ndarray]:
+def real_solve(deals: np.ndarray, leader: int,
+               defender_discard: str = DEFENDER_DISCARD) -> tuple[np.ndarray, np.ndarray]:
     """Double-dummy tables of a batch: (n,4,4) int8 tricks and (n,4,2) bool [grand, little]."""
     from analyser.solver import dd_misere_table, dd_table
 
-    return dd_table(deals, leader), dd_misere_table(deals, leader)
+    return dd_table(deals, leader), dd_misere_table(deals, leader, defender_discard)
 
 
 def chunk_rows(config: RunConfig, chunk: int, deal: DealFn, solve: SolveFn):
@@ -243,7 +244,7 @@ def _progress_bar(config: RunConfig, missing, enabled: bool):
 def store_tables(out, config: RunConfig) -> dict:
     """Aggregate every stored chunk of DIR and write the result tables; return them."""
     from analyser.aggregate import aggregate
-    from analyser.shapes import shape_table
+    from analyser.shapes import pattern_table
 
     missing = config.n_chunks - len(store.done_chunks(out))
     if missing:
@@ -253,7 +254,7 @@ def store_tables(out, config: RunConfig) -> dict:
         )
     hands = store.read_hands(out, range(config.n_chunks))
     tables = aggregate(hands, config.pool)
-    tables["shape_frequencies"] = shape_table(hands["shape"])
+    tables["shape_frequencies"] = pattern_table(hands["hand"].to_numpy())
     for name, frame in tables.items():
         store.write_table(out, name, frame)
     return tables
