@@ -155,7 +155,7 @@ def feature_bin_labels(feature: str) -> list[str]:
     """Labels of the fixed bins of `feature` ("0-9", "50+", or a single value "3")."""
     edges = FEATURE_BINS[feature]
     labels = []
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
         if hi == edges[-1] and hi - lo > 1:
             labels.append(f"{lo}+")
         else:

@@ -34,7 +34,7 @@ HEATMAP_SHAPES = 20  # the most frequent shapes shown in the made-rate heatmap
 EV_SHAPES = 8  # shapes drawn in the expected-payment chart
 EV_FLOOR = -300  # the chart's y axis stops here, so that the likely bids stay readable
 LM_POSITIONS = ("all", "leader", "dealer")
-SEAT_NAMES = "NESW"
+SEAT_NAMES = ("North", "East", "South", "West")
 
 
 def add_arguments(parser):

@@ -27,8 +27,13 @@ Output in DIR (--out):
   hands/part-NNNNN.parquet   one part per chunk: deal x seat rows (hand, shape, suit
                              lengths, high cards, misère-danger score, double-dummy tricks
                              per trump, misère verdicts, preference suits)
-  summary.csv/.parquet       per shape x contract: hands, made rate with 95% Wilson
-                             interval, mean undertricks, expected payments and pool term
+  summary.csv/.parquet       per shape (and "all") x contract x trump rule ("natural":
+                             the trump named from the declarer's own hand; "dd-best":
+                             the best trump double-dummy, an upper bound; "none":
+                             misères and spreads): hands, made, made_rate, made_ci_low,
+                             made_ci_high (95% Wilson), mean_undertricks (when failing),
+                             ev_per_opponent, ev_total (= 3 x per opponent, R24, R25),
+                             pool_term (R28-R30), ev_with_pool, and *_exact fractions
   by_position.csv/.parquet   the same per position relative to the leader
   misere_features.csv/...    little/grand misère make rate against hand features
   best_bids.csv/...          the bid with the best expected value per shape

@@ -110,7 +110,8 @@ def open_run(out, config: dict, force: bool = False) -> set[int]:
         previous = read_json(run_file).get("config")
         if previous != config and not force:
             raise UserError(
-                f"{str(out)!r} holds a run with another configuration ({_describe(config, previous)}); "
+                f"{str(out)!r} holds a run with another configuration "
+                f"({_describe(config, previous)}); "
                 "use another --out, the same options, or --force to discard it"
             )
     elif out.is_dir() and any(out.iterdir()) and not force:

@@ -126,7 +126,7 @@ def test_by_position_splits_the_hands_by_position_relative_to_the_leader():
     hands = random_hands(200, seed=5)
     table = aggregate.by_position(hands)
     assert set(table["position"]) == {0, 1, 2, 3}
-    assert dict(zip(table["position"], table["position_name"]))[0] == "leader"
+    assert dict(zip(table["position"], table["position_name"], strict=True))[0] == "leader"
     lm = table[table["contract"] == "LM"].set_index("position")
     for p in range(4):
         sel = hands["position"] == p

@@ -35,7 +35,7 @@ any_hands = st.lists(st.integers(0, 51), min_size=0, max_size=20, unique=True).m
 def test_features_match_per_hand_references(masks):
     frame = features.hand_features(np.array(masks, dtype=np.uint64))
     assert len(frame) == len(masks)
-    for row, mask in zip(frame.itertuples(index=False), masks):
+    for row, mask in zip(frame.itertuples(index=False), masks, strict=True):
         assert row.hand == mask
         assert row.pbn == format_hand(mask)
         assert row.shape == shape(mask)

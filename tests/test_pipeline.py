@@ -193,7 +193,7 @@ def cli(*args):
 
 
 E2E_DEALS = sized(48, 400)
-E2E_CHUNK = sized(8, 50)
+E2E_CHUNK = sized(4, 25)  # many small chunks: the kill lands mid-run
 
 
 @pytest.fixture(scope="module")
@@ -251,9 +251,10 @@ def test_e2e_resume_after_sigkill_equals_an_uninterrupted_run(e2e_runs, tmp_path
         if len(store.done_chunks(out)) >= 2:
             break
         time.sleep(0.05)
-    if proc.poll() is None:
-        os.kill(proc.pid, signal.SIGKILL)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    assert 2 <= len(store.done_chunks(out)) < -(-E2E_DEALS // E2E_CHUNK)
     assert cli("run", "--deals", E2E_DEALS, "--seed", 5, "--chunk", E2E_CHUNK, "--jobs", 1,
                "--out", out) == 0
     assert_same_results(e2e_runs / "j1", out)
