@@ -23,6 +23,19 @@ def _select_in_kernel(mask, k):
 
 
 @njit
+def _select_portable(mask, k):
+    return policies.select_bit_portable(mask, k)
+
+
+@njit
+def _select_pdep(mask, k):
+    return policies.select_bit_pdep(mask, k)
+
+
+SELECTS = [_select_in_kernel, _select_portable] + ([_select_pdep] if policies.FAST_PDEP else [])
+
+
+@njit
 def _draw_many(legal, n, state):
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
@@ -54,12 +67,20 @@ def test_select_in_byte_table_exhaustive():
 def test_select_bit_matches_reference(mask, data):
     k = data.draw(st.integers(0, bin(mask).count("1") - 1))
     assert policies.select_bit(np.uint64(mask), k) == ref_select(mask, k)
-    assert _select_in_kernel(np.uint64(mask), k) == ref_select(mask, k)
+    for select in SELECTS:  # the host's choice, the portable one, PDEP where the CPU has it
+        assert select(np.uint64(mask), k) == ref_select(mask, k)
 
 
 def test_select_bit_every_position_of_full_deck():
     full = np.uint64((1 << 52) - 1)
-    assert [policies.select_bit(full, k) for k in range(52)] == list(range(52))
+    for select in SELECTS:
+        assert [select(full, k) for k in range(52)] == list(range(52))
+        assert select(np.uint64(1 << 63), 0) == 63
+
+
+def test_select_bit_is_one_of_the_two():
+    expected = policies.select_bit_pdep if policies.FAST_PDEP else policies.select_bit_portable
+    assert policies.select_bit is expected
 
 
 @given(st.integers(1, (1 << 52) - 1), st.integers(0, 2**32))
