@@ -63,7 +63,10 @@ def _per_deal(value, n, parse, field) -> np.ndarray:
     """A scalar or length-n sequence of seats/suits as an int64 array of length n."""
     if isinstance(value, (str, int, np.integer)):
         return np.full(n, parse(value), dtype=np.int64)
-    values = list(value)
+    try:
+        values = list(value)
+    except TypeError:
+        raise CardError(f"{field} {value!r} is neither one value nor one per deal") from None
     if len(values) != n:
         raise CardError(f"{field} has {len(values)} entries for {n} deals")
     return np.array([parse(v) for v in values], dtype=np.int64)

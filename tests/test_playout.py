@@ -266,6 +266,8 @@ def test_playout_rejects_bad_trump_leader_seed():
         playout(deals, 0, [0, 1, 2])
     with pytest.raises(ValueError, match="seed"):
         playout(deals, 0, 0, seed=-1)
+    with pytest.raises(ValueError, match="trump"):
+        playout(deals, 1.5, 0)
 
 
 def test_playout_empty_batch():
