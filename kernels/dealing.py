@@ -28,7 +28,7 @@ from numba import prange
 from kernels.bits import popcount
 from kernels.cards import FULL_DECK, N_CARDS, N_SEATS
 from kernels.jit import njit
-from kernels.rng import STATE_WORDS, below, mul_hi, next_u64, stream_state
+from kernels.rng import STATE_WORDS, below, mul_hi, next_u64, stream_state, xoshiro_step
 
 HAND_SIZE = 13
 BLOCK_DEALS = 4096  # deals per RNG stream; fixed, so the output never depends on thread count
@@ -37,21 +37,27 @@ PACKETS = (4, 4, 5)  # R5: packets of 4, then 4, then 5 cards to each seat
 
 
 @njit
-def random_subset(state, cards, k):
-    """A uniformly random k-card subset of `cards` (random bits, kept if exactly k are set)."""
+def random_subset(s0, s1, s2, s3, cards, k):
+    """A uniformly random k-card subset of `cards` (random bits, kept if exactly k are set).
+
+    The xoshiro256** state comes and goes as four scalars: (subset, s0, s1, s2, s3).
+    """
     while True:
-        subset = next_u64(state) & cards
+        word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        subset = word & cards
         if popcount(subset) == k:
-            return subset
+            return subset, s0, s1, s2, s3
 
 
 @njit
 def deal_random_into(state, out, row):
     """Deal out[row]: a uniformly random full deal (two exact halvings of the deck)."""
-    half = random_subset(state, FULL_DECK, 2 * HAND_SIZE)  # seats 0 and 2
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    half, s0, s1, s2, s3 = random_subset(s0, s1, s2, s3, FULL_DECK, 2 * HAND_SIZE)  # seats 0, 2
     other = FULL_DECK ^ half  # seats 1 and 3
-    north = random_subset(state, half, HAND_SIZE)
-    east = random_subset(state, other, HAND_SIZE)
+    north, s0, s1, s2, s3 = random_subset(s0, s1, s2, s3, half, HAND_SIZE)
+    east, s0, s1, s2, s3 = random_subset(s0, s1, s2, s3, other, HAND_SIZE)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     out[row, 0] = north
     out[row, 1] = east
     out[row, 2] = half ^ north

@@ -43,9 +43,12 @@ def stream_state(root, stream, state):
 
 
 @njit
-def next_u64(state):
-    """Next 64 random bits (xoshiro256**), advancing `state` in place."""
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+def xoshiro_step(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in four uint64 scalars: (output, s0, s1, s2, s3).
+
+    Tight loops (rejection sampling in kernels/dealing.py) keep the state in registers
+    this way instead of loading and storing the state array for every word.
+    """
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -54,6 +57,13 @@ def next_u64(state):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit
+def next_u64(state):
+    """Next 64 random bits (xoshiro256**), advancing `state` in place."""
+    result, s0, s1, s2, s3 = xoshiro_step(state[0], state[1], state[2], state[3])
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return result
 
