@@ -1,0 +1,243 @@
+"""Double-dummy solving (API.md "Double-dummy"): exact tricks and misère results.
+
+All hands are visible; play follows R18-R21. The kernels (kernels/dd_*.py) share one
+zero-window search for every mode; this module validates input, maps names to integer
+ids and owns the transposition tables (one per Python thread for single solves, one per
+numba thread for the batch forms).
+"""
+
+import threading
+
+import numba
+import numpy as np
+
+from analyser.cards import CardError, parse_seat, parse_suit
+from kernels.dd_batch import dd_misere_table_batch, dd_table_batch, solve_declarer_batch
+from kernels.dd_search import new_buffers, solve_little_misere, solve_misere, solve_value
+from kernels.dd_tt import new_table
+
+__all__ = [
+    "dd_tricks",
+    "dd_misere",
+    "dd_little_misere",
+    "dd_tricks_partnership",
+    "dd_table",
+    "dd_misere_table",
+    "solve_declarer",
+    "DEFENDER_DISCARDS",
+    "set_table_memory",
+]
+
+# R17: defender discard policies for little misère, name -> kernel id
+DEFENDER_DISCARDS = {"highest": 0}
+
+_FULL = (1 << 52) - 1
+# Transposition-table memory: per table, and at most per process (all tables together).
+_TABLE_MIB = 32
+_PROCESS_MIB = 256
+
+
+class SolverInputError(CardError):
+    """A deal, seat, trump, side or policy the solver cannot accept; names the field."""
+
+
+def set_table_memory(per_table_mib=32, per_process_mib=256):
+    """Configure transposition-table sizes (MiB per table, MiB for all tables of a process)."""
+    global _TABLE_MIB, _PROCESS_MIB
+    if per_table_mib <= 0 or per_process_mib <= 0:
+        raise SolverInputError("table memory must be positive")
+    _TABLE_MIB = per_table_mib
+    _PROCESS_MIB = per_process_mib
+    _local.__dict__.clear()
+    _batch_tables.clear()
+
+
+_local = threading.local()
+
+
+class _Worker:
+    """One transposition table with its generation counter and search buffers."""
+
+    def __init__(self, mib):
+        self.keys, self.data = new_table(mib)
+        self.gen = 0
+        self.moves, self.scores = new_buffers()
+
+    def next_gen(self):
+        self.gen += 1
+        return self.gen
+
+
+def _worker():
+    w = getattr(_local, "worker", None)
+    if w is None:
+        w = _local.worker = _Worker(min(_TABLE_MIB, _PROCESS_MIB))
+    return w
+
+
+_batch_tables = {}
+_batch_lock = threading.Lock()
+
+
+def _batch_state():
+    """Tables for the batch kernels: one per numba thread, within the process budget."""
+    nt = max(1, numba.get_num_threads())
+    state = _batch_tables.get(nt)
+    if state is None:
+        mib = min(_TABLE_MIB, _PROCESS_MIB / nt)
+        keys0, data0 = new_table(mib)
+        keys = np.zeros((nt,) + keys0.shape, np.uint64)
+        data = np.zeros((nt,) + data0.shape, np.uint64)
+        gens = np.zeros(nt, np.int64)
+        state = _batch_tables[nt] = (keys, data, gens)
+    return state
+
+
+def _field_seat(value, field):
+    try:
+        return parse_seat(value)
+    except CardError as err:
+        raise SolverInputError(f"{field}: {err}") from None
+
+
+def _field_trump(value):
+    try:
+        return parse_suit(value)
+    except CardError as err:
+        raise SolverInputError(f"trump: {err}") from None
+
+
+def _check_hands(hands, field="deal"):
+    """Raise unless `hands` are 4 disjoint masks of equally many (1..13) cards."""
+    seen = 0
+    for seat, h in enumerate(hands):
+        if h < 0 or h & ~_FULL:
+            raise SolverInputError(f"{field}: hand {seat} has bits outside the 52 cards")
+        if seen & h:
+            raise SolverInputError(f"{field}: hands overlap (hand {seat} repeats a card)")
+        seen |= h
+    sizes = [h.bit_count() for h in hands]
+    if len(set(sizes)) != 1:
+        raise SolverInputError(f"{field}: hands hold unequal numbers of cards {sizes}")
+    if not 1 <= sizes[0] <= 13:
+        raise SolverInputError(f"{field}: hands must hold 1..13 cards, not {sizes[0]}")
+
+
+def _deal(deal):
+    """Validated (4,) uint64 copy of a deal."""
+    arr = np.asarray(deal)
+    if arr.shape != (4,):
+        raise SolverInputError(f"deal: expected 4 hands, got shape {arr.shape}")
+    try:
+        hands = [int(h) for h in arr]
+    except (TypeError, ValueError):
+        raise SolverInputError("deal: hands must be integer masks") from None
+    _check_hands(hands)
+    return np.array(hands, dtype=np.uint64)
+
+
+def _deals(deals):
+    """Validated (n, 4) uint64 copy of a batch of deals."""
+    arr = np.asarray(deals)
+    if arr.ndim != 2 or arr.shape[1] != 4:
+        raise SolverInputError(f"deals: expected shape (n, 4), got {arr.shape}")
+    if arr.dtype != np.uint64:
+        if not np.issubdtype(arr.dtype, np.integer) or (arr.size and arr.min() < 0):
+            raise SolverInputError("deals: hands must be non-negative integer masks")
+        arr = arr.astype(np.uint64)
+    for i in range(arr.shape[0]):
+        _check_hands([int(h) for h in arr[i]], field=f"deals[{i}]")
+    return np.ascontiguousarray(arr, dtype=np.uint64)
+
+
+def _policy(defender_discard):
+    policy = DEFENDER_DISCARDS.get(defender_discard)
+    if policy is None:
+        raise SolverInputError(
+            f"defender_discard: unknown policy {defender_discard!r} "
+            f"(known: {', '.join(DEFENDER_DISCARDS)})"
+        )
+    return policy
+
+
+def _guess(hands, leader):
+    return min(4, int(hands[leader]).bit_count())
+
+
+def dd_tricks(deal, declarer, trump, leader) -> int:
+    """The most tricks `declarer`, alone against the three others, can be sure to take."""
+    hands = _deal(deal)
+    d = _field_seat(declarer, "declarer")
+    tr = _field_trump(trump)
+    ld = _field_seat(leader, "leader")
+    w = _worker()
+    me = 1 << d
+    return int(solve_value(hands, ld, tr, me, me, _guess(hands, ld), w.keys, w.data,
+                           w.next_gen(), w.moves, w.scores))
+
+
+def dd_tricks_partnership(deal, side, trump, leader) -> int:
+    """Tricks the seats of `side` take when they play together against the others."""
+    hands = _deal(deal)
+    try:
+        seats = {_field_seat(s, "side") for s in side}
+    except TypeError:
+        raise SolverInputError(f"side: expected a collection of seats, got {side!r}") from None
+    if not seats or len(seats) == 4:
+        raise SolverInputError(f"side: must hold 1..3 distinct seats, got {side!r}")
+    mask = sum(1 << s for s in seats)
+    tr = _field_trump(trump)
+    ld = _field_seat(leader, "leader")
+    w = _worker()
+    return int(solve_value(hands, ld, tr, mask, mask, _guess(hands, ld), w.keys, w.data,
+                           w.next_gen(), w.moves, w.scores))
+
+
+def dd_misere(deal, declarer, leader) -> bool:
+    """Whether the declarer can be sure to take no trick, no trump (R15, R20, R21)."""
+    hands = _deal(deal)
+    d = _field_seat(declarer, "declarer")
+    ld = _field_seat(leader, "leader")
+    w = _worker()
+    return bool(solve_misere(hands, d, ld, w.keys, w.data, w.next_gen(), w.moves, w.scores))
+
+
+def dd_little_misere(deal, declarer, leader, defender_discard="highest") -> bool:
+    """Little misère (R15, R17): each discards one card, then as `dd_misere` on the rest."""
+    hands = _deal(deal)
+    d = _field_seat(declarer, "declarer")
+    ld = _field_seat(leader, "leader")
+    policy = _policy(defender_discard)
+    w = _worker()
+    return bool(solve_little_misere(hands, d, ld, policy, w.keys, w.data, w.next_gen(),
+                                    w.moves, w.scores))
+
+
+def dd_table(deals, leader) -> np.ndarray:
+    """(n, 4, 4) int8: `dd_tricks` for each declarer seat (axis 1) and trump suit (axis 2)."""
+    arr = _deals(deals)
+    ld = _field_seat(leader, "leader")
+    with _batch_lock:
+        keys, data, gens = _batch_state()
+        return dd_table_batch(arr, ld, keys, data, gens)
+
+
+def dd_misere_table(deals, leader, defender_discard="highest") -> np.ndarray:
+    """(n, 4, 2) bool: for each declarer seat, [grand misère, little misère] made."""
+    arr = _deals(deals)
+    ld = _field_seat(leader, "leader")
+    policy = _policy(defender_discard)
+    with _batch_lock:
+        keys, data, gens = _batch_state()
+        return dd_misere_table_batch(arr, ld, policy, keys, data, gens)
+
+
+def solve_declarer(deals, declarer, leader, defender_discard="highest"):
+    """One declarer's solves per deal: (tricks (n, 4) int8 by trump 0..3, grand, little)."""
+    arr = _deals(deals)
+    d = _field_seat(declarer, "declarer")
+    ld = _field_seat(leader, "leader")
+    policy = _policy(defender_discard)
+    with _batch_lock:
+        keys, data, gens = _batch_state()
+        return solve_declarer_batch(arr, d, ld, policy, keys, data, gens)

@@ -1,0 +1,91 @@
+"""Quick sure-trick bounds at a trick boundary, for early cut-offs in the target search.
+
+The side on lead can be sure of the tricks its leader cashes from the top: in each suit,
+the leader's cards ranked above every other card of that suit still in play (its top run).
+Every such card wins its trick (R20) and keeps the lead. With a trump suit, side-suit
+winners are sure only once the opponents cannot ruff: after the leader's top trumps have
+drawn all the opponents' trumps, or, for the single side suit cashed first, as long as
+every opponent still holding a trump also still follows suit. A partner who is void could
+be forced to ruff (and take the lead) only when it has nothing but trumps, so side-suit
+cashes are capped by each such partner's non-trump cards.
+
+When the maximising side leads this is a lower bound on its tricks; when the other side
+leads, r minus that side's sure tricks is an upper bound. Both hold only where the
+maximising seats are the seats whose tricks count (numeric contracts, partnerships);
+misère searches get the trivial bounds.
+"""
+
+import numpy as np
+
+from kernels.bits import leading_zeros, popcount
+from kernels.dd_state import SUIT_MASK, U0, U1
+from kernels.jit import njit
+
+
+@njit
+def _top_run(mine, others):
+    """Number of cards of `mine` ranked above every card of `others` (one suit's masks)."""
+    if others == U0:
+        return popcount(mine)
+    top_other = np.uint64(63) - np.uint64(leading_zeros(others))
+    above = ~((U1 << (top_other + U1)) - U1)
+    return popcount(mine & above)
+
+
+@njit
+def sure_tricks(hands, p, side, trump):
+    """Tricks the side `side` (seat mask, containing p) is sure to take with `p` on lead now."""
+    r = popcount(hands[p])
+    runs = np.zeros(4, np.int64)
+    for s in range(4):
+        sm = SUIT_MASK[s]
+        mine = hands[p] & sm
+        if mine == U0:
+            continue
+        others = U0
+        for q in range(4):
+            if q != p:
+                others |= hands[q] & sm
+        runs[s] = _top_run(mine, others)
+    if trump < 0:
+        total = runs[0] + runs[1] + runs[2] + runs[3]
+        return min(total, r)
+    tm = SUIT_MASK[trump]
+    run_t = runs[trump]
+    side_total = 0
+    for s in range(4):
+        if s != trump:
+            side_total += runs[s]
+    # opponents who keep a trump after the top trumps are cashed
+    drawn = True
+    for q in range(4):
+        if ((side >> q) & 1) == 0 and popcount(hands[q] & tm) > run_t:
+            drawn = False
+    if drawn:
+        side_cash = side_total
+    else:
+        side_cash = 0
+        for s in range(4):
+            if s == trump or runs[s] == 0:
+                continue
+            cash = runs[s]
+            for q in range(4):
+                if ((side >> q) & 1) == 0 and popcount(hands[q] & tm) > run_t:
+                    cash = min(cash, popcount(hands[q] & SUIT_MASK[s]))
+            side_cash = max(side_cash, cash)
+    # a partner left with trumps only would have to ruff a side-suit winner and take the lead
+    for q in range(4):
+        if q != p and ((side >> q) & 1) == 1 and popcount(hands[q] & tm) > run_t:
+            side_cash = min(side_cash, popcount(hands[q] & ~tm))
+    return min(run_t + side_cash, r)
+
+
+@njit
+def quick_bounds(hands, leader, trump, maxmask, winmask):
+    """(lower, upper) bounds on the tricks `winmask` takes from here (trick boundary)."""
+    r = popcount(hands[leader])
+    if maxmask != winmask:
+        return 0, r
+    if (maxmask >> leader) & 1:
+        return sure_tricks(hands, leader, maxmask, trump), r
+    return 0, r - sure_tricks(hands, leader, 15 ^ maxmask, trump)

@@ -1,0 +1,157 @@
+"""Double-dummy position state: hands as uint64 masks, the trick in progress, trick winner.
+
+A search position is `hands` (4,) uint64 (cards still held, by seat), `trick` (4,) int64
+(card ids played to the current trick, in play order), the trick's `leader`, how many cards
+`nplayed` are on the table, and `gone`: the cards removed in completed tricks (plus any card
+not in play at all, e.g. in an ending or after the little-misère discards). Make and undo
+are in place: a card is one xor on its owner's hand.
+
+Two cards of one hand are *equivalent* when every card ranked between them (same suit) is
+either in that hand too or `gone`: whatever the rest of the play, swapping them changes
+nothing. Cards on the table in the current trick are still in play and separate sequences
+(a card between them may still be beaten or beat one of them in this trick).
+"""
+
+import numpy as np
+
+from kernels.bits import popcount, trailing_zeros
+from kernels.jit import njit
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+SUIT13 = np.uint64(0x1FFF)
+FULL_DECK = np.uint64((1 << 52) - 1)
+# bit of the ace of each suit: carries in `sequence_bottoms` must not cross into the next suit
+ACES = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))
+SUIT_MASK = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.uint64)
+
+
+@njit
+def bit(card):
+    """One-card mask of a card id."""
+    return U1 << np.uint64(card)
+
+
+@njit
+def suit_of(card):
+    """Suit 0..3 of a card id."""
+    return card // 13
+
+
+@njit
+def sequence_bottoms(cards, gone):
+    """The lowest card of each run of equivalent cards in `cards` (one hand's cards).
+
+    Cards above a card of `cards`, skipping `gone` cards, "land" on the next card still in
+    play; a card of `cards` that something landed on is not the bottom of its run. The
+    carry through runs of `gone` cards is one addition (at most one landing bit per run,
+    since a card of `cards` itself breaks the run); aces are kept out of both operands so
+    that no carry crosses into the next suit.
+    """
+    up = (cards & ~ACES) << U1
+    g = gone & ~ACES
+    carried = (g + (up & g)) & ~g
+    landed = carried | (up & ~g)
+    return cards & ~landed
+
+
+@njit
+def trick_winner(trick, leader, trump):
+    """Seat winning a complete trick `trick` (card ids in play order from `leader`), R20."""
+    best = 0
+    best_card = trick[0]
+    best_suit = best_card // 13
+    for i in range(1, 4):
+        c = trick[i]
+        s = c // 13
+        if s == best_suit:
+            if c > best_card:
+                best = i
+                best_card = c
+        elif s == trump:
+            # a trump beats any non-trump; best_suit != trump here
+            best = i
+            best_card = c
+            best_suit = s
+    return (leader + best) & 3
+
+
+@njit
+def current_winner(trick, nplayed):
+    """Index (in play order) of the card now winning a partial trick (no trump here)."""
+    best = 0
+    best_card = trick[0]
+    best_suit = best_card // 13
+    for i in range(1, nplayed):
+        c = trick[i]
+        if c // 13 == best_suit and c > best_card:
+            best = i
+            best_card = c
+    return best
+
+
+@njit
+def current_winner_trump(trick, nplayed, trump):
+    """Index (in play order) of the card now winning a partial trick with `trump` (R20)."""
+    best = 0
+    best_card = trick[0]
+    best_suit = best_card // 13
+    for i in range(1, nplayed):
+        c = trick[i]
+        s = c // 13
+        if s == best_suit:
+            if c > best_card:
+                best = i
+                best_card = c
+        elif s == trump:
+            best = i
+            best_card = c
+            best_suit = s
+    return best
+
+
+@njit
+def legal_moves(hand, trick, nplayed):
+    """Cards of `hand` that may be played now: follow the suit led if possible (R19)."""
+    if nplayed == 0:
+        return hand
+    led = trick[0] // 13
+    follow = hand & SUIT_MASK[led]
+    if follow != U0:
+        return follow
+    return hand
+
+
+@njit
+def tricks_left(hands, leader, nplayed):
+    """Tricks still to be completed, the current one included."""
+    r = popcount(hands[leader])
+    if nplayed > 0:
+        r += 1
+    return r
+
+
+@njit
+def lowest(mask):
+    """Card id of the lowest card in a non-empty mask."""
+    return trailing_zeros(mask)
+
+
+@njit
+def validate_hands(hands):
+    """0 if `hands` (4,) uint64 is a legal position (disjoint, equal sizes), else an error code.
+
+    1: a hand holds bits outside the 52 cards; 2: two hands share a card; 3: unequal sizes.
+    """
+    seen = U0
+    for p in range(4):
+        if hands[p] & ~FULL_DECK:
+            return 1
+        if seen & hands[p]:
+            return 2
+        seen |= hands[p]
+    n = popcount(hands[0])
+    for p in range(1, 4):
+        if popcount(hands[p]) != n:
+            return 3
+    return 0

@@ -1,0 +1,172 @@
+"""The double-dummy search core (kernels.dd_search) against a tiny brute-force minimax.
+
+The brute force below plays every legal card (R19) at every turn, scores tricks by R20,
+and knows nothing of equivalent cards, bounds or tables; the kernel must agree on every
+mode: one declarer against three, partnerships, grand and little misère (R15, R17).
+"""
+
+import functools
+import random
+
+import numpy as np
+import pytest
+
+from kernels.dd_search import (
+    defender_discard,
+    new_buffers,
+    solve_little_misere,
+    solve_misere,
+    solve_value,
+)
+from kernels.dd_tt import new_table
+from kernels.jit import njit
+from tests.conftest import sized
+
+
+def _winner(trick, leader, trump):
+    best = 0
+    for i in range(1, 4):
+        c, b = trick[i], trick[best]
+        if c // 13 == b // 13:
+            if c > b:
+                best = i
+        elif c // 13 == trump:
+            best = i
+    return (leader + best) % 4
+
+
+def brute_value(hands, trump, leader, maxmask, winmask):
+    """Tricks won by `winmask` when the seats of `maxmask` maximise them and the rest minimise."""
+
+    @functools.lru_cache(None)
+    def rec(hands, leader, trick):
+        n = len(trick)
+        if n == 0 and hands[leader] == 0:
+            return 0
+        p = (leader + n) % 4
+        legal = hands[p]
+        if n:
+            follow = legal & (0x1FFF << (13 * (trick[0] // 13)))
+            legal = follow or legal
+        values = []
+        for c in range(52):
+            if legal >> c & 1:
+                nh = list(hands)
+                nh[p] ^= 1 << c
+                nh = tuple(nh)
+                t = trick + (c,)
+                if len(t) == 4:
+                    w = _winner(t, leader, trump)
+                    values.append(((winmask >> w) & 1) + rec(nh, w, ()))
+                else:
+                    values.append(rec(nh, leader, t))
+        return max(values) if (maxmask >> p) & 1 else min(values)
+
+    return rec(tuple(int(h) for h in hands), leader, ())
+
+
+def brute_highest(hand):
+    """R17 default: highest rank, ties to the lower suit index (S H D C)."""
+    return max((c for c in range(52) if hand >> c & 1), key=lambda c: (c % 13, -(c // 13)))
+
+
+def brute_little(hands, declarer, leader):
+    """Little misère by brute force: every declarer discard, defenders discard highest."""
+    base = list(hands)
+    for q in range(4):
+        if q != declarer:
+            base[q] ^= 1 << brute_highest(base[q])
+    if base[declarer].bit_count() == 1:
+        return True
+    for c in range(52):
+        if base[declarer] >> c & 1:
+            h = list(base)
+            h[declarer] ^= 1 << c
+            if brute_value(h, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0:
+                return True
+    return False
+
+
+def random_ending(rng, k):
+    cards = rng.sample(range(52), 4 * k)
+    return [sum(1 << c for c in cards[i * k:(i + 1) * k]) for i in range(4)]
+
+
+@pytest.fixture(scope="module")
+def work():
+    keys, data = new_table(1)
+    moves, scores = new_buffers()
+    return keys, data, moves, scores
+
+
+@njit
+def _value_inside(hands, leader, trump, maxmask, winmask, keys, data, moves, scores):
+    """Calls the kernel from inside another compiled function (STYLE.md)."""
+    return solve_value(hands, leader, trump, maxmask, winmask, 2, keys, data, 1, moves, scores)
+
+
+def _cases(seed, n, kmax):
+    rng = random.Random(seed)
+    for _ in range(n):
+        k = rng.randint(1, kmax)
+        yield (random_ending(rng, k), rng.randint(-1, 3), rng.randint(0, 3), rng.randint(0, 3),
+               rng)
+
+
+def test_r10_r19_r20_declarer_tricks_match_brute_force(work):
+    keys, data, moves, scores = work
+    for i, (hands, trump, declarer, leader, _) in enumerate(_cases(1, sized(60, 400), 4)):
+        me = 1 << declarer
+        arr = np.array(hands, np.uint64)
+        got = solve_value(arr, leader, trump, me, me, 1 + i % 4, keys, data, i + 1, moves, scores)
+        assert got == brute_value(hands, trump, leader, me, me), (hands, trump, declarer, leader)
+        assert list(arr) == hands  # make/undo restored the position
+
+
+def test_partnership_tricks_match_brute_force_inside_njit(work):
+    keys, data, moves, scores = work
+    for hands, trump, _, leader, rng in _cases(2, sized(60, 400), 4):
+        side = rng.choice([(0, 2), (1, 3), (0, 1, 2), (3,)])
+        mask = sum(1 << s for s in side)
+        arr = np.array(hands, np.uint64)
+        got = _value_inside(arr, leader, trump, mask, mask, keys, data, moves, scores)
+        assert got == brute_value(hands, trump, leader, mask, mask), (hands, trump, side, leader)
+
+
+def test_r15_r21_grand_misere_matches_brute_force(work):
+    keys, data, moves, scores = work
+    for i, (hands, _, declarer, leader, _) in enumerate(_cases(3, sized(80, 500), 4)):
+        arr = np.array(hands, np.uint64)
+        got = solve_misere(arr, declarer, leader, keys, data, i + 1, moves, scores)
+        want = brute_value(hands, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0
+        assert got == want, (hands, declarer, leader)
+
+
+def test_r15_r17_little_misere_matches_brute_force(work):
+    keys, data, moves, scores = work
+    for i, (hands, _, declarer, leader, _) in enumerate(_cases(4, sized(60, 300), 4)):
+        arr = np.array(hands, np.uint64)
+        got = solve_little_misere(arr, declarer, leader, 0, keys, data, i + 1, moves, scores)
+        assert got == brute_little(hands, declarer, leader), (hands, declarer, leader)
+
+
+def test_r17_defender_discard_highest_breaks_ties_by_suit_order():
+    # aces of hearts and clubs: the heart (suit 1) goes before the club (suit 3)
+    hand = (1 << (13 * 1 + 12)) | (1 << (13 * 3 + 12)) | (1 << 5)
+    assert defender_discard(np.uint64(hand), 0) == 13 * 1 + 12
+    for seed in range(50):
+        h = random_ending(random.Random(seed), 5)[0]
+        assert defender_discard(np.uint64(h), 0) == brute_highest(h)
+
+
+def test_transposition_table_reuse_across_modes_keeps_results(work):
+    """One table shared by all modes of the same endings (keys hold trump and masks)."""
+    keys, data, moves, scores = work
+    for hands, _, declarer, leader, _ in _cases(5, sized(30, 150), 4):
+        arr = np.array(hands, np.uint64)
+        me = 1 << declarer
+        for trump in (-1, 0, 1, 2, 3):
+            got = solve_value(arr, leader, trump, me, me, 3, keys, data, 7, moves, scores)
+            assert got == brute_value(hands, trump, leader, me, me)
+        got = solve_misere(arr, declarer, leader, keys, data, 7, moves, scores)
+        assert got == (brute_value(hands, -1, leader, 15 ^ me, me) == 0)
