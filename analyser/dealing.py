@@ -2,7 +2,10 @@
 
 Checks the caller's input, turns a seed into a root key (kernels.rng.root_key) and hands
 the work to the kernels in kernels/dealing.py. The same (arguments, seed) always give the
-same deals, whatever the number of numba threads.
+same deals, whatever the number of numba threads, and the first k of n deals are the k
+deals of a call with n = k. `deal_random` and `deal_known` use different exact algorithms
+(kernels/dealing.py), so `deal_known` with no known cards is uniform too but deals
+different hands from `deal_random` with the same seed.
 """
 
 import numbers
