@@ -249,17 +249,27 @@ def test_kernels_from_inside_njit_match_python_calls():
 
 # ---- uniformity ----
 
-@pytest.mark.parametrize("seat", [0, 1, 2, 3])
-def test_patterns_match_exact_probabilities(seat):
-    # one hand per deal, so the hands are independent; 1,000,000 hands per seat
-    n = sized(1_000_000, 4_000_000)
-    deals = deal_random(n, 2026 + seat)
+def patterns_pvalue(n, seed, seat):
+    """Chi-square p-value of the patterns of one seat's hands in n deals (independent hands)."""
+    deals = deal_random(n, seed)
     counts = pattern_counts(deals[:, seat])
     probs = np.array([float(p) for p in pattern_probabilities().values()])
     keep = probs * n >= 5  # pool the patterns too rare to expect 5 hands
     observed = np.append(counts[keep], counts[~keep].sum())
     expected = np.append(probs[keep], probs[~keep].sum()) * n
-    assert stats.chisquare(observed, expected).pvalue > 0.001
+    return stats.chisquare(observed, expected).pvalue
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_patterns_match_exact_probabilities(seat):
+    # one hand per deal, so the hands are independent; 1,000,000 hands per seat
+    assert patterns_pvalue(sized(1_000_000, 4_000_000), 2026 + seat, seat) > 0.001
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_patterns_match_exact_probabilities_full_size(seat):
+    assert patterns_pvalue(sized(2_000_000, 20_000_000), 3026 + seat, seat) > 0.001
 
 
 def test_every_card_equally_likely_at_every_seat():
@@ -267,6 +277,17 @@ def test_every_card_equally_likely_at_every_seat():
     table = card_seat_counts(deals)
     assert (table.sum(axis=1) == deals.shape[0]).all()
     assert uniform_table_pvalue(table, list(range(52)), [13, 13, 13, 13]) > 0.001
+
+
+@pytest.mark.slow
+def test_every_card_equally_likely_at_every_seat_full_size():
+    deals = deal_random(sized(1_000_000, 10_000_000), 32)
+    assert uniform_table_pvalue(card_seat_counts(deals), list(range(52)), [13] * 4) > 0.001
+
+
+def test_deal_known_all_cards_known_returns_the_deal():
+    deal = deal_random(1, 3)[0]
+    assert (deal_known(list(deal), 5, 0) == deal).all()
 
 
 @pytest.mark.parametrize("seat", [0, 3])
