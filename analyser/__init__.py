@@ -20,6 +20,7 @@ _EXPORTS = {
     "parse_seat": "analyser.cards",
     "deal_random": "analyser.dealing",
     "deal_with": "analyser.dealing",
+    "deal_known": "analyser.dealing",
     "preference_suits": "analyser.dealing",
     # play rules
     "legal_cards": "analyser.rules",
