@@ -192,8 +192,8 @@ def cli(*args):
     return main([str(a) for a in args])
 
 
-E2E_DEALS = sized(48, 400)
-E2E_CHUNK = sized(4, 25)  # many small chunks: the kill lands mid-run
+E2E_DEALS = sized(16, 200)
+E2E_CHUNK = sized(2, 20)  # many small chunks: the kill lands mid-run
 
 
 @pytest.fixture(scope="module")
@@ -320,7 +320,7 @@ def test_cli_help_explains_every_option(capsys):
 @pytest.mark.slow
 def test_e2e_larger_run_resumes_identically(tmp_path):
     pytest.importorskip("analyser.solver")
-    common = ["--deals", 400, "--seed", 2, "--chunk", 40]
+    common = ["--deals", 200, "--seed", 2, "--chunk", 20]
     assert cli("run", *common, "--jobs", 2, "--out", tmp_path / "a") == 0
     assert cli("run", *common, "--jobs", 1, "--out", tmp_path / "b") == 0
     for part in sorted((tmp_path / "b" / "hands").glob("part-*.parquet"))[::3]:
