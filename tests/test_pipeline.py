@@ -146,6 +146,27 @@ def test_resume_after_lost_chunks_equals_an_uninterrupted_run(tmp_path):
     assert_same_results(tmp_path / "full", tmp_path / "cut")
 
 
+def test_ctrl_c_keeps_the_finished_chunks_and_a_rerun_completes_identically(tmp_path):
+    run_fake(tmp_path / "full")
+    calls = []
+
+    def interrupted(deals, leader):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return fake_solve(deals, leader)
+
+    config = pipeline.RunConfig(deals=60, seed=11, chunk=8)
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.run_analysis(tmp_path / "cut", config, deal=kernel_deal, solve=interrupted)
+    assert store.done_chunks(tmp_path / "cut") == {0, 1, 2}
+    assert not (tmp_path / "cut" / "summary.csv").exists()
+    assert not list((tmp_path / "cut" / "hands").glob(".*"))
+    _, stats = run_fake(tmp_path / "cut")
+    assert stats["chunks_resumed"] == 3
+    assert_same_results(tmp_path / "full", tmp_path / "cut")
+
+
 def test_a_complete_run_solves_nothing_again(tmp_path):
     run_fake(tmp_path / "r")
 
