@@ -221,12 +221,18 @@ def prepare(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
 # ---------------------------------------------------------------------- deal and solve
 
 
-def simulate(query: HandQuery, progress: bool = False):
-    """Deal the completions and solve each: (deals, tricks (n,4) int8, grand (n,), little (n,))."""
+def deal(query: HandQuery) -> np.ndarray:
+    """The (n, 4) completions: each seat keeps its known cards, the rest uniform (seeded)."""
     from analyser.dealing import deal_known
+
+    return deal_known(np.array(query.known, dtype=np.uint64), query.samples, query.seed)
+
+
+def solve(query: HandQuery, deals, progress: bool = False):
+    """Double-dummy results of the declarer at `position` on each deal (R18: N leads):
+    (tricks (n, 4) int8 by trump, grand (n,) bool, little (n,) bool)."""
     from analyser.solver import solve_declarer
 
-    deals = deal_known(np.array(query.known, dtype=np.uint64), query.samples, query.seed)
     n = len(deals)
     tricks = np.zeros((n, 4), dtype=np.int8)
     grand = np.zeros(n, dtype=bool)
@@ -248,7 +254,13 @@ def simulate(query: HandQuery, progress: bool = False):
             bar.update(stop - start)
     if bar is not None:
         bar.close()
-    return deals, tricks, grand, little
+    return tricks, grand, little
+
+
+def simulate(query: HandQuery, progress: bool = False):
+    """Deal the completions and solve each: (deals, tricks, grand, little)."""
+    deals = deal(query)
+    return (deals, *solve(query, deals, progress))
 
 
 # ---------------------------------------------------------------------------- summarise
