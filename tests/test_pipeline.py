@@ -207,7 +207,50 @@ def test_stored_tables_have_the_promised_columns_and_types(tmp_path):
     assert len(csv) == len(summary)
 
 
+def slow_fake_solve(deals, leader):
+    """`fake_solve`, taking a moment per chunk so that a kill lands mid-run."""
+    time.sleep(0.3)
+    return fake_solve(deals, leader)
+
+
+KILLED_RUN = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_pipeline import kernel_deal, slow_fake_solve
+from analyser import pipeline
+config = pipeline.RunConfig(deals=60, seed=11, chunk=8)
+pipeline.run_analysis({out!r}, config, jobs={jobs}, deal=kernel_deal, solve=slow_fake_solve)
+"""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path, jobs):
+    run_fake(tmp_path / "full")
+    out = tmp_path / "killed"
+    code = KILLED_RUN.format(tests=str(ROOT / "tests"), out=str(out), jobs=jobs)
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if len(store.done_chunks(out)) >= 2:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    time.sleep(0.5)  # let orphaned loky workers notice and stop
+    assert 2 <= len(store.done_chunks(out)) < 8
+    assert not (out / "summary.parquet").exists()
+    _, stats = run_fake(out)
+    assert stats["chunks_resumed"] >= 2
+    assert_same_results(tmp_path / "full", out)
+
+
 # ---- end to end: the real dealing and double-dummy kernels, through the CLI -------------
+# Marked slow for now: the first solver version (commit ce92a00) takes minutes of CPU per
+# deal (16 numeric + 8 misère solves), so even a few deals do not fit `make test`. The
+# same checks run above with the stand-in solver; once the solver does a deal in well
+# under 0.1 s, drop the `slow` marks (E2E_DEALS's default is sized for that).
 
 def cli(*args):
     return main([str(a) for a in args])
@@ -228,6 +271,7 @@ def e2e_runs(tmp_path_factory):
     return base
 
 
+@pytest.mark.slow
 def test_e2e_files_exist_with_columns_and_types(e2e_runs):
     out = e2e_runs / "j1"
     for name in ("run.json", "run_stats.json", "report.html", "summary.csv", "summary.parquet",
@@ -258,10 +302,12 @@ def test_e2e_files_exist_with_columns_and_types(e2e_runs):
     assert "src=\"http" not in page
 
 
+@pytest.mark.slow
 def test_e2e_jobs_1_and_2_give_identical_results(e2e_runs):
     assert_same_results(e2e_runs / "j1", e2e_runs / "j2")
 
 
+@pytest.mark.slow
 def test_e2e_resume_after_sigkill_equals_an_uninterrupted_run(e2e_runs, tmp_path):
     out = tmp_path / "killed"
     args = [sys.executable, "-m", "analyser", "run", "--deals", str(E2E_DEALS), "--seed", "5",
@@ -281,6 +327,7 @@ def test_e2e_resume_after_sigkill_equals_an_uninterrupted_run(e2e_runs, tmp_path
     assert_same_results(e2e_runs / "j1", out)
 
 
+@pytest.mark.slow
 def test_e2e_report_rebuilds_without_solving(e2e_runs, monkeypatch):
     out = e2e_runs / "j2"
     (out / "report.html").unlink()
