@@ -12,8 +12,7 @@ import numba
 import numpy as np
 
 from analyser.cards import CardError, parse_seat, parse_suit
-from kernels.dd_batch import dd_misere_table_batch, dd_table_batch, solve_declarer_batch
-from kernels.dd_search import new_buffers, solve_little_misere, solve_misere, solve_value
+from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs, solve_jobs_parallel
 from kernels.dd_tt import new_table
 
 __all__ = [
@@ -56,16 +55,18 @@ _local = threading.local()
 
 
 class _Worker:
-    """One transposition table with its generation counter and search buffers."""
+    """One transposition table with its generation counter (one per Python thread)."""
 
     def __init__(self, mib):
         self.keys, self.data = new_table(mib)
-        self.gen = 0
-        self.moves, self.scores = new_buffers()
+        self.gens = np.zeros(1, np.int64)
 
-    def next_gen(self):
-        self.gen += 1
-        return self.gen
+    def run(self, hands, leader, jobs):
+        """Results (jobs,) of the jobs on one validated deal."""
+        out = np.zeros((1, len(jobs)), np.int8)
+        solve_jobs(hands[None, :], 0, 1, leader, np.asarray(jobs, np.int64).reshape(-1, 3),
+                   out, self.keys, self.data, self.gens, 0)
+        return out[0]
 
 
 def _worker():
@@ -73,6 +74,14 @@ def _worker():
     if w is None:
         w = _local.worker = _Worker(min(_TABLE_MIB, _PROCESS_MIB))
     return w
+
+
+def _run_batch(deals, leader, jobs):
+    """(n, jobs) int8 results over a validated batch, parallel over numba threads."""
+    with _batch_lock:
+        keys, data, gens = _batch_state()
+        return solve_jobs_parallel(deals, leader, np.asarray(jobs, np.int64).reshape(-1, 3),
+                                   keys, data, gens)
 
 
 _batch_tables = {}
@@ -160,37 +169,27 @@ def _policy(defender_discard):
     return policy
 
 
-def _guess(hands, leader):
-    return min(4, int(hands[leader]).bit_count())
-
-
 def dd_tricks(deal, declarer, trump, leader) -> int:
     """The most tricks `declarer`, alone against the three others, can be sure to take."""
     hands = _deal(deal)
     d = _field_seat(declarer, "declarer")
     tr = _field_trump(trump)
     ld = _field_seat(leader, "leader")
-    w = _worker()
-    me = 1 << d
-    return int(solve_value(hands, ld, tr, me, me, _guess(hands, ld), w.keys, w.data,
-                           w.next_gen(), w.moves, w.scores))
+    return int(_worker().run(hands, ld, [(JOB_TRICKS, 1 << d, tr)])[0])
 
 
 def dd_tricks_partnership(deal, side, trump, leader) -> int:
     """Tricks the seats of `side` take when they play together against the others."""
     hands = _deal(deal)
-    try:
-        seats = {_field_seat(s, "side") for s in side}
-    except TypeError:
-        raise SolverInputError(f"side: expected a collection of seats, got {side!r}") from None
-    if not seats or len(seats) == 4:
+    if isinstance(side, (str, bytes)) or not hasattr(side, "__iter__"):
+        raise SolverInputError(f"side: expected a collection of seats, got {side!r}")
+    seats = [_field_seat(s, "side") for s in side]
+    if not seats or len(set(seats)) != len(seats) or len(seats) == 4:
         raise SolverInputError(f"side: must hold 1..3 distinct seats, got {side!r}")
     mask = sum(1 << s for s in seats)
     tr = _field_trump(trump)
     ld = _field_seat(leader, "leader")
-    w = _worker()
-    return int(solve_value(hands, ld, tr, mask, mask, _guess(hands, ld), w.keys, w.data,
-                           w.next_gen(), w.moves, w.scores))
+    return int(_worker().run(hands, ld, [(JOB_TRICKS, mask, tr)])[0])
 
 
 def dd_misere(deal, declarer, leader) -> bool:
@@ -198,8 +197,7 @@ def dd_misere(deal, declarer, leader) -> bool:
     hands = _deal(deal)
     d = _field_seat(declarer, "declarer")
     ld = _field_seat(leader, "leader")
-    w = _worker()
-    return bool(solve_misere(hands, d, ld, w.keys, w.data, w.next_gen(), w.moves, w.scores))
+    return bool(_worker().run(hands, ld, [(JOB_GRAND, d, 0)])[0])
 
 
 def dd_little_misere(deal, declarer, leader, defender_discard="highest") -> bool:
@@ -208,18 +206,15 @@ def dd_little_misere(deal, declarer, leader, defender_discard="highest") -> bool
     d = _field_seat(declarer, "declarer")
     ld = _field_seat(leader, "leader")
     policy = _policy(defender_discard)
-    w = _worker()
-    return bool(solve_little_misere(hands, d, ld, policy, w.keys, w.data, w.next_gen(),
-                                    w.moves, w.scores))
+    return bool(_worker().run(hands, ld, [(JOB_LITTLE, d, policy)])[0])
 
 
 def dd_table(deals, leader) -> np.ndarray:
     """(n, 4, 4) int8: `dd_tricks` for each declarer seat (axis 1) and trump suit (axis 2)."""
     arr = _deals(deals)
     ld = _field_seat(leader, "leader")
-    with _batch_lock:
-        keys, data, gens = _batch_state()
-        return dd_table_batch(arr, ld, keys, data, gens)
+    jobs = [(JOB_TRICKS, 1 << d, tr) for d in range(4) for tr in range(4)]
+    return _run_batch(arr, ld, jobs).reshape(-1, 4, 4)
 
 
 def dd_misere_table(deals, leader, defender_discard="highest") -> np.ndarray:
@@ -227,9 +222,8 @@ def dd_misere_table(deals, leader, defender_discard="highest") -> np.ndarray:
     arr = _deals(deals)
     ld = _field_seat(leader, "leader")
     policy = _policy(defender_discard)
-    with _batch_lock:
-        keys, data, gens = _batch_state()
-        return dd_misere_table_batch(arr, ld, policy, keys, data, gens)
+    jobs = [(kind, d, policy) for d in range(4) for kind in (JOB_GRAND, JOB_LITTLE)]
+    return _run_batch(arr, ld, jobs).reshape(-1, 4, 2).astype(bool)
 
 
 def solve_declarer(deals, declarer, leader, defender_discard="highest"):
@@ -238,6 +232,7 @@ def solve_declarer(deals, declarer, leader, defender_discard="highest"):
     d = _field_seat(declarer, "declarer")
     ld = _field_seat(leader, "leader")
     policy = _policy(defender_discard)
-    with _batch_lock:
-        keys, data, gens = _batch_state()
-        return solve_declarer_batch(arr, d, ld, policy, keys, data, gens)
+    jobs = [(JOB_TRICKS, 1 << d, tr) for tr in range(4)]
+    jobs += [(JOB_GRAND, d, 0), (JOB_LITTLE, d, policy)]
+    out = _run_batch(arr, ld, jobs)
+    return np.ascontiguousarray(out[:, :4]), out[:, 4].astype(bool), out[:, 5].astype(bool)

@@ -9,10 +9,16 @@ every opponent still holding a trump also still follows suit. A partner who is v
 be forced to ruff (and take the lead) only when it has nothing but trumps, so side-suit
 cashes are capped by each such partner's non-trump cards.
 
-When the maximising side leads this is a lower bound on its tricks; when the other side
-leads, r minus that side's sure tricks is an upper bound. Both hold only where the
+Whoever leads, a hand's top trumps (those above every other trump still in play) are sure
+tricks: every card is played some time, and the highest trump left wins the trick it is
+played to (R20), so each of them wins one trick. Only one hand's top run counts for a side
+(two partners' top trumps may fall on the same trick).
+
+When the maximising side leads, its cashing tricks are a lower bound on its tricks; when
+the other side leads, r minus that side's sure tricks is an upper bound. Both hold only where the
 maximising seats are the seats whose tricks count (numeric contracts, partnerships);
-misère searches get the trivial bounds.
+in misère (no trump) the declarer on lead must take the trick when each of its suits'
+lowest card is above every other card of that suit.
 """
 
 import numpy as np
@@ -81,11 +87,64 @@ def sure_tricks(hands, p, side, trump):
 
 
 @njit
+def top_trumps(hands, trump):
+    """(4,) int64: for each hand, how many of its trumps rank above all other trumps in play."""
+    out = np.zeros(4, np.int64)
+    if trump < 0:
+        return out
+    tm = SUIT_MASK[trump]
+    for q in range(4):
+        mine = hands[q] & tm
+        if mine == U0:
+            continue
+        others = U0
+        for o in range(4):
+            if o != q:
+                others |= hands[o] & tm
+        out[q] = _top_run(mine, others)
+    return out
+
+
+@njit
+def must_win_lead(hands, p):
+    """Whether every card `p` could lead wins the trick, no trump: each of its suits'
+    lowest card is above all other cards of that suit still in play (R20)."""
+    others = U0
+    for q in range(4):
+        if q != p:
+            others |= hands[q]
+    for s in range(4):
+        mine = hands[p] & SUIT_MASK[s]
+        if mine == U0:
+            continue
+        theirs = others & SUIT_MASK[s]
+        if theirs == U0:
+            continue
+        low = mine & (U0 - mine)
+        if theirs > low:
+            return False
+    return True
+
+
+@njit
 def quick_bounds(hands, leader, trump, maxmask, winmask):
     """(lower, upper) bounds on the tricks `winmask` takes from here (trick boundary)."""
     r = popcount(hands[leader])
     if maxmask != winmask:
+        if trump < 0 and winmask == (1 << leader) and must_win_lead(hands, leader):
+            return 1, r  # misère: the declarer on lead cannot avoid this trick
         return 0, r
+    lower = 0
+    upper = r
+    if trump >= 0:
+        tops = top_trumps(hands, trump)
+        for q in range(4):
+            if (maxmask >> q) & 1:
+                lower = max(lower, tops[q])
+            else:
+                upper = min(upper, r - tops[q])
     if (maxmask >> leader) & 1:
-        return sure_tricks(hands, leader, maxmask, trump), r
-    return 0, r - sure_tricks(hands, leader, 15 ^ maxmask, trump)
+        lower = max(lower, sure_tricks(hands, leader, maxmask, trump))
+    else:
+        upper = min(upper, r - sure_tricks(hands, leader, 15 ^ maxmask, trump))
+    return lower, upper

@@ -27,8 +27,38 @@ def _higher_in_suit(card):
 
 
 @njit
-def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, moves, scores):
-    """Write the candidate cards of the player to move into `moves`, best first; return count."""
+def _lowest_bit(mask):
+    """The lowest set bit of `mask` as a mask (0 for 0)."""
+    return mask & (U0 - mask)
+
+
+@njit
+def _can_beat(hand, card, led, trump):
+    """Whether `hand` (playing later to a trick led in suit `led`) holds a card beating `card`."""
+    s = card // 13
+    follow = hand & SUIT_MASK[led]
+    if follow != U0:
+        if s == led:
+            return (follow & _higher_in_suit(card)) != U0
+        return False  # must follow; `card` is a trump here, a follower of `led` cannot beat it
+    if trump < 0 or trump == led:
+        return False
+    trumps = hand & SUIT_MASK[trump]
+    if trumps == U0:
+        return False
+    if s == trump:
+        return (trumps & _higher_in_suit(card)) != U0
+    return True
+
+
+@njit
+def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, first, killer,
+                moves, scores):
+    """Write the candidate cards of the player to move into `moves`, best first; return count.
+
+    `first` (the table's best lead, or -1) is tried first, then `killer`, the card that last
+    caused a cut-off at this ply (or -1); either may be a card of the same run as a candidate.
+    """
     p = (leader + nplayed) & 3
     hand = hands[p]
     cand = sequence_bottoms(legal_moves(hand, trick, nplayed), gone)
@@ -38,48 +68,73 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, mo
         good = (~winmask) & 15
     self_good = (good >> p) & 1
     others = U0
+    opp_cards = U0
+    partner_cards = U0
     for q in range(4):
         if q != p:
             others |= hands[q]
+            if ((good >> q) & 1) == 1:
+                partner_cards |= hands[q]
+            else:
+                opp_cards |= hands[q]
     n = 0
     if nplayed == 0:
-        partner_cards = U0
-        for q in range(4):
-            if q != p and ((good >> q) & 1) == 1:
-                partner_cards |= hands[q]
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
             rank = c % 13
             s = c // 13
-            higher_out = others & _higher_in_suit(c)
+            higher = _higher_in_suit(c)
             if self_good == 1:
-                if higher_out == U0:
-                    sc = 80 + rank  # a winner: cash it
-                elif (partner_cards & _higher_in_suit(c)) != U0 and (
-                    (others & ~partner_cards) & SUIT_MASK[s]
-                ) != U0:
-                    sc = 60 - rank  # low towards a partner's higher card
+                ruffable = False
+                if trump >= 0 and s != trump:
+                    for q in range(4):
+                        if ((good >> q) & 1) == 0 and q != p and (hands[q] & SUIT_MASK[s]) == U0 \
+                                and (hands[q] & SUIT_MASK[trump]) != U0:
+                            ruffable = True
+                if (others & higher) == U0:
+                    sc = 90 + rank  # a winner: cash it
+                    if ruffable:
+                        sc = 35
+                elif (opp_cards & SUIT_MASK[s]) != U0 and (partner_cards & higher) != U0 and (
+                    (partner_cards & higher) > (opp_cards & SUIT_MASK[s])
+                ):
+                    sc = 70 - rank  # low towards a partner's winner
+                    if ruffable:
+                        sc = 30 - rank
+                elif (hand & _lowest_bit((others | hand) & higher)) != U0:
+                    sc = 50 + rank  # from a sequence: the card above is ours too
                 else:
-                    sc = 20 - rank
+                    sc = 30 - rank
+                    if ruffable:
+                        sc -= 15
             else:
                 # misère: lead low; a defender prefers suits the declarer must follow
                 sc = 40 - rank
-                if (good & 15) != 0:
-                    for q in range(4):
-                        if ((good >> q) & 1) == 1 and q != p and (hands[q] & SUIT_MASK[s]) != U0:
-                            sc += 20
-                            break
+                for q in range(4):
+                    if ((good >> q) & 1) == 1 and q != p and (hands[q] & SUIT_MASK[s]) != U0:
+                        sc += 20
+                        break
+            if c == killer:
+                sc += 200
+            if c == first:
+                sc += 400
             moves[n] = c
             scores[n] = sc
             n += 1
     else:
+        led = trick[0] // 13
         wi = current_winner_trump(trick, nplayed, trump)
         wseat = (leader + wi) & 3
         wcard = trick[wi]
         wsuit = wcard // 13
         good_now = (good >> wseat) & 1
-        last = nplayed == 3
+        # does the card now winning survive the players still to come?
+        winner_holds = True
+        for j in range(nplayed + 1, 4):
+            q = (leader + j) & 3
+            if ((good >> q) & 1) != good_now and _can_beat(hands[q], wcard, led, trump):
+                winner_holds = False
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
@@ -87,23 +142,38 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, mo
             s = c // 13
             beats = (s == wsuit and c > wcard) or (s == trump and wsuit != trump)
             if self_good == 1:
-                if good_now == 1:
-                    sc = 50 - rank if not beats else 10 - rank
-                elif beats:
-                    sc = 70 - rank  # the cheapest card that wins
-                    if s == trump and trick[0] // 13 != trump:
-                        sc -= 5  # a ruff costs a trump
+                if beats:
+                    holds = True
+                    for j in range(nplayed + 1, 4):
+                        q = (leader + j) & 3
+                        if ((good >> q) & 1) == 0 and _can_beat(hands[q], c, led, trump):
+                            holds = False
+                    if good_now == 1 and winner_holds:
+                        sc = 5 - rank  # no need to overtake a sure winner
+                    elif holds:
+                        sc = 100 - rank  # the cheapest sure winner
+                    else:
+                        sc = 50 - rank
+                    if s != led:
+                        sc -= 3  # a ruff costs a trump
                 else:
-                    sc = 30 - rank
-                if last and not beats and good_now == 0:
-                    sc = 30 - rank
+                    if good_now == 1:
+                        sc = (90 if winner_holds else 40) - rank
+                    else:
+                        sc = 30 - rank
+                    if s != led and (others & SUIT_MASK[s] & _higher_in_suit(c)) == U0:
+                        sc -= 20  # do not throw a winner
             else:
                 if beats:
                     sc = 10 - rank
-                elif good_now == 1 or last:
+                elif good_now == 1 or nplayed == 3:
                     sc = 50 + rank  # stay under and shed a high card
                 else:
                     sc = 50 - rank
+            if c == killer:
+                sc += 200
+            if c == first:
+                sc += 400
             moves[n] = c
             scores[n] = sc
             n += 1

@@ -18,11 +18,15 @@ from kernels.bits import popcount, trailing_zeros
 from kernels.dd_bounds import quick_bounds
 from kernels.dd_moves import order_moves
 from kernels.dd_state import FULL_DECK, U1, bit, sequence_bottoms, trick_winner
-from kernels.dd_tt import position_key, tt_lookup, tt_store
+from kernels.dd_tt import code_card, move_code, position_key, tt_lookup, tt_store
 from kernels.jit import njit
 
 MAX_PLY = 56
 MAX_TRICKS = 13
+# Profiling only: with COUNT_NODES set before compiling, row STATS_ROW of the score buffer
+# counts nodes [0], trick-boundary nodes [1], table cut-offs [2] and quick-trick cut-offs [3].
+COUNT_NODES = False
+STATS_ROW = MAX_PLY - 1
 MAX_MOVES = 13
 
 
@@ -55,6 +59,8 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     k2s = np.zeros(MAX_TRICKS + 2, np.uint64)
     nmov = np.zeros(MAX_PLY, np.int64)
     idx = np.zeros(MAX_PLY, np.int64)
+    killers = np.full(MAX_PLY, -1, np.int64)  # last card that cut off at each ply
+    best = np.full(MAX_TRICKS + 2, -1, np.int64)  # card that cut off at each trick's lead
     leaders[0] = leader
     needs[0] = need
     gones[0] = gone
@@ -69,7 +75,12 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
         is_max = ((maxmask >> p) & 1) == 1
         if mode == _ENTER:
             mode = _NEXT
+            first = -1
+            if COUNT_NODES:
+                scores[STATS_ROW, 0] += 1
             if npl == 0:
+                if COUNT_NODES:
+                    scores[STATS_ROW, 1] += 1
                 nd = needs[ti]
                 r = popcount(hands[ld])
                 if nd <= 0:
@@ -93,24 +104,37 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                     elif up_q < nd:
                         v = False
                         mode = _DONE_NOSTORE
+                    if COUNT_NODES and mode == _DONE_NOSTORE:
+                        scores[STATS_ROW, 3] += 1
                     else:
                         k1, k2 = position_key(hands, ld, trump, maxmask, winmask)
                         k1s[ti] = k1
                         k2s[ti] = k2
-                        lo, up = tt_lookup(keys, data, k1, k2)
+                        lo, up, code = tt_lookup(keys, data, k1, k2)
+                        first = code_card(hands, code)
                         if lo >= nd:
                             v = True
                             mode = _DONE_NOSTORE
                         elif up < nd:
                             v = False
                             mode = _DONE_NOSTORE
+                        if COUNT_NODES and mode == _DONE_NOSTORE:
+                            scores[STATS_ROW, 2] += 1
             if mode == _NEXT:
                 nmov[ply] = order_moves(hands, tricks[ti], npl, ld, gones[ti], trump, maxmask,
-                                        winmask, moves[ply], scores[ply])
+                                        winmask, first, killers[ply], moves[ply], scores[ply])
+                best[ti] = -1
                 idx[ply] = 0
         elif mode == _CHILD:
-            hands[p] ^= bit(moves[ply, idx[ply] - 1])
-            mode = _DONE if v == is_max else _NEXT
+            c = moves[ply, idx[ply] - 1]
+            hands[p] ^= bit(c)
+            if v == is_max:
+                killers[ply] = c
+                if npl == 0:
+                    best[ti] = c
+                mode = _DONE
+            else:
+                mode = _NEXT
         if mode == _NEXT:
             if idx[ply] >= nmov[ply]:
                 v = not is_max
@@ -132,10 +156,11 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
         # mode is _DONE or _DONE_NOSTORE: the node at `ply` has value v
         if mode == _DONE and npl == 0:
             r = popcount(hands[ld])
+            code = 0 if best[ti] < 0 else move_code(hands, best[ti])
             if v:
-                tt_store(keys, data, k1s[ti], k2s[ti], r, needs[ti], r, gen)
+                tt_store(keys, data, k1s[ti], k2s[ti], r, needs[ti], r, code, gen)
             else:
-                tt_store(keys, data, k1s[ti], k2s[ti], r, 0, needs[ti] - 1, gen)
+                tt_store(keys, data, k1s[ti], k2s[ti], r, 0, needs[ti] - 1, code, gen)
         if ply == 0:
             return v
         ply -= 1

@@ -10,14 +10,16 @@ deals, and no result depends on what the table holds or on thread scheduling; th
 only saves time.
 
 Layout: `keys` (size, 2) uint64 and `data` (size,) uint64 with the lower bound in bits
-0..7, the upper bound in 8..15, the tricks left (depth) in 16..23 and the generation in
-32..63. Buckets of `WAYS` consecutive entries; a miss replaces an entry of an older
+0..7, the upper bound in 8..15, the tricks left (depth) in 16..23, the best lead in 24..31
+(`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank) and the generation in
+32..63. The best lead is only a hint for move ordering. Buckets of `WAYS` consecutive entries; a miss replaces an entry of an older
 generation first, else the shallowest one (cheapest to recompute).
 """
 
 import numpy as np
 
-from kernels.dd_state import U0, U1
+from kernels.bits import popcount, trailing_zeros
+from kernels.dd_state import SUIT_MASK, U0, U1
 from kernels.jit import njit
 
 WAYS = 4
@@ -92,20 +94,45 @@ def _bucket(keys, k1, k2):
 
 
 @njit
+def move_code(hands, card):
+    """Relative code of a card still in play: its suit and rank among the suit's cards left."""
+    s = card // 13
+    present = (hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[s]
+    below = present & ((U1 << np.uint64(card)) - U1)
+    return 0x80 | (s << 4) | popcount(below)
+
+
+@njit
+def code_card(hands, code):
+    """The card id a `move_code` stands for in `hands` (-1 for no code)."""
+    if code == 0:
+        return -1
+    s = (code >> 4) & 3
+    k = code & 15
+    present = (hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[s]
+    for _ in range(k):
+        present &= present - U1
+    if present == U0:
+        return -1
+    return trailing_zeros(present)
+
+
+@njit
 def tt_lookup(keys, data, k1, k2):
-    """(lower, upper) bounds stored for the key, or (0, 13) when absent."""
+    """(lower, upper, move code) stored for the key, or (0, 13, 0) when absent."""
     base = _bucket(keys, k1, k2)
     for w in range(WAYS):
         i = base + w
         if keys[i, 0] == k1 and keys[i, 1] == k2:
             d = data[i]
-            return np.int64(d & _FF), np.int64((d >> np.uint64(8)) & _FF)
-    return 0, 13
+            return (np.int64(d & _FF), np.int64((d >> np.uint64(8)) & _FF),
+                    np.int64((d >> np.uint64(24)) & _FF))
+    return 0, 13, 0
 
 
 @njit
-def tt_store(keys, data, k1, k2, depth, lower, upper, gen):
-    """Merge bounds (lower, upper) for the key into the table, replacing an entry if needed."""
+def tt_store(keys, data, k1, k2, depth, lower, upper, move, gen):
+    """Merge bounds (lower, upper) and a best-move code (0: keep) into the table."""
     base = _bucket(keys, k1, k2)
     g = np.uint64(gen)
     victim = base
@@ -116,10 +143,12 @@ def tt_store(keys, data, k1, k2, depth, lower, upper, gen):
         if keys[i, 0] == k1 and keys[i, 1] == k2:
             lo = max(np.int64(d & _FF), lower)
             up = min(np.int64((d >> np.uint64(8)) & _FF), upper)
+            mv = move if move != 0 else np.int64((d >> np.uint64(24)) & _FF)
             data[i] = (
                 np.uint64(lo)
                 | (np.uint64(up) << np.uint64(8))
                 | (np.uint64(depth) << np.uint64(16))
+                | (np.uint64(mv) << np.uint64(24))
                 | (g << np.uint64(32))
             )
             return
@@ -139,5 +168,6 @@ def tt_store(keys, data, k1, k2, depth, lower, upper, gen):
         np.uint64(lower)
         | (np.uint64(upper) << np.uint64(8))
         | (np.uint64(depth) << np.uint64(16))
+        | (np.uint64(move) << np.uint64(24))
         | (g << np.uint64(32))
     )
