@@ -1,0 +1,47 @@
+"""kernels.dd_moves: one legal card per run of equivalent cards, nothing else (R19)."""
+
+import random
+
+import numpy as np
+
+from kernels.dd_moves import order_moves
+from kernels.dd_search import MAX_MOVES
+from tests.conftest import sized
+from tests.test_dd_state import runs
+
+
+def test_moves_cover_each_run_of_legal_cards_once():
+    rng = random.Random(5)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    for _ in range(sized(500, 5000)):
+        k = rng.randint(2, 13)
+        cards = rng.sample(range(52), 4 * k)
+        hands = np.array([sum(1 << c for c in cards[i * k:(i + 1) * k]) for i in range(4)],
+                         np.uint64)
+        gone = ((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3])
+        leader = rng.randint(0, 3)
+        nplayed = rng.randint(0, 3)
+        trick = np.zeros(4, np.int64)
+        for j in range(nplayed):
+            q = (leader + j) % 4
+            c = rng.choice([c for c in range(52) if int(hands[q]) >> c & 1])
+            hands[q] ^= np.uint64(1 << c)
+            trick[j] = c
+        p = (leader + nplayed) % 4
+        hand = int(hands[p])
+        legal = hand
+        if nplayed:
+            follow = hand & (0x1FFF << (13 * (trick[0] // 13)))
+            legal = follow or hand
+        trump = rng.randint(-1, 3)
+        mask = rng.choice([1, 5, 7, 14])
+        n = order_moves(hands, trick, nplayed, leader, np.uint64(gone), trump, mask, mask,
+                        -1, -1, moves, scores)
+        got = [int(c) for c in moves[:n]]
+        assert len(set(got)) == n
+        assert all(legal >> c & 1 for c in got)
+        want = runs(legal, gone)
+        assert n == len(want)
+        assert all(any(c in run for c in got) for run in want)
+        assert all(scores[i] >= scores[i + 1] for i in range(n - 1))
