@@ -6,7 +6,9 @@ from pathlib import Path
 from analyser.errors import UserError
 from analyser.pipeline import DEFAULT_CHUNK, DEFAULT_POOL, RunConfig, available_cores, run_analysis
 
-DEFAULT_DEALS = 2000  # about 5 minutes on 2 cores with a warm numba cache (see the report)
+# Provisional: meant to take about 5 minutes on 2 cores with a warm numba cache; not yet
+# calibrated, because the first solver versions were too slow to time (bench/bench_run.py).
+DEFAULT_DEALS = 2000
 DEFAULT_SEED = 1
 DEFAULT_OUT = "out/default"
 MAX_POOL = 250  # R30: a pool holds at most 250
@@ -49,8 +51,8 @@ chunks; the tables come out identical to an uninterrupted run, and identical for
 it. `boston-analyser report DIR` redraws the report without solving again.
 
 Options:
-  --deals N   number of random deals (default {DEFAULT_DEALS}: about 5 minutes on 2 cores
-              once numba's cache is warm; each deal gives 4 hands, one per seat)
+  --deals N   number of random deals (default {DEFAULT_DEALS}); each deal gives 4 hands,
+              one per seat
   --seed S    root seed, a non-negative integer (default {DEFAULT_SEED})
   --jobs J    worker processes solving chunks in parallel (default: the cores available);
               numba's own threads are capped at cores / J per process
