@@ -183,9 +183,9 @@ def dd_tricks_partnership(deal, side, trump, leader) -> int:
     hands = _deal(deal)
     if isinstance(side, (str, bytes)) or not hasattr(side, "__iter__"):
         raise SolverInputError(f"side: expected a collection of seats, got {side!r}")
-    seats = [_field_seat(s, "side") for s in side]
-    if not seats or len(set(seats)) != len(seats) or len(seats) == 4:
-        raise SolverInputError(f"side: must hold 1..3 distinct seats, got {side!r}")
+    seats = {_field_seat(s, "side") for s in side}  # a repeated seat counts once
+    if not 1 <= len(seats) <= 3:
+        raise SolverInputError(f"side: must hold 1 to 3 of the 4 seats, got {side!r}")
     mask = sum(1 << s for s in seats)
     tr = _field_trump(trump)
     ld = _field_seat(leader, "leader")

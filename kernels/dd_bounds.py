@@ -18,12 +18,16 @@ When the maximising side leads, its cashing tricks are a lower bound on its tric
 the other side leads, r minus that side's sure tricks is an upper bound. Both hold only where the
 maximising seats are the seats whose tricks count (numeric contracts, partnerships);
 in misère (no trump) the declarer on lead must take the trick when each of its suits'
-lowest card is above every other card of that suit.
+lowest card is above every other card of that suit. Conversely a declarer holding, in
+every suit, only cards below all the others' cards of that suit never wins a trick it
+does not lead (whoever follows suit beats it; a discard never wins), and it leads only
+once, to the first trick, where it can lose by leading a suit someone else still holds:
+the property survives every trick, so such a declarer takes nothing (upper bound 0).
 """
 
 import numpy as np
 
-from kernels.bits import leading_zeros, popcount
+from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_state import SUIT_MASK, U0, U1
 from kernels.jit import njit
 
@@ -127,12 +131,46 @@ def must_win_lead(hands, p):
 
 
 @njit
+def holds_bottom_cards(hands, p):
+    """Whether in each suit all of `p`'s cards rank below all other cards still in play."""
+    others = U0
+    for q in range(4):
+        if q != p:
+            others |= hands[q]
+    for s in range(4):
+        mine = hands[p] & SUIT_MASK[s]
+        theirs = others & SUIT_MASK[s]
+        if mine != U0 and theirs != U0 and mine > (theirs & (U0 - theirs)):
+            return False
+    return True
+
+
+@njit
+def can_lead_loser(hands, p):
+    """Whether `p` holds a card of a suit someone else still holds."""
+    others = U0
+    for q in range(4):
+        if q != p:
+            others |= hands[q]
+    for s in range(4):
+        if (hands[p] & SUIT_MASK[s]) != U0 and (others & SUIT_MASK[s]) != U0:
+            return True
+    return False
+
+
+@njit
 def quick_bounds(hands, leader, trump, maxmask, winmask):
     """(lower, upper) bounds on the tricks `winmask` takes from here (trick boundary)."""
     r = popcount(hands[leader])
     if maxmask != winmask:
-        if trump < 0 and winmask == (1 << leader) and must_win_lead(hands, leader):
-            return 1, r  # misère: the declarer on lead cannot avoid this trick
+        if trump < 0 and (winmask & (winmask - 1)) == 0:
+            declarer = trailing_zeros(np.uint64(winmask))
+            if declarer == leader and must_win_lead(hands, leader):
+                return 1, r  # misère: the declarer on lead cannot avoid this trick
+            if holds_bottom_cards(hands, declarer) and (
+                declarer != leader or can_lead_loser(hands, declarer)
+            ):
+                return 0, 0  # misère: the declarer can never be made to win
         return 0, r
     lower = 0
     upper = r
