@@ -12,8 +12,9 @@ only saves time.
 Layout: `keys` (size, 2) uint64 and `data` (size,) uint64 with the lower bound in bits
 0..7, the upper bound in 8..15, the tricks left (depth) in 16..23, the best lead in 24..31
 (`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank) and the generation in
-32..63. The best lead is only a hint for move ordering. Buckets of `WAYS` consecutive entries; a miss replaces an entry of an older
-generation first, else the shallowest one (cheapest to recompute).
+32..63. The best lead is only a hint for move ordering. Buckets of `WAYS` consecutive
+entries; a miss replaces an entry of an older generation first, else the shallowest one
+(cheapest to recompute).
 """
 
 import numpy as np

@@ -11,13 +11,8 @@ import random
 import numpy as np
 import pytest
 
-from kernels.dd_search import (
-    defender_discard,
-    new_buffers,
-    solve_little_misere,
-    solve_misere,
-    solve_value,
-)
+from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
+from kernels.dd_search import defender_discard, new_buffers, solve_value
 from kernels.dd_tt import new_table
 from kernels.jit import njit
 from tests.conftest import sized
@@ -99,6 +94,33 @@ def work():
     return keys, data, moves, scores
 
 
+_GENS = np.zeros(1, np.int64)
+
+
+def _job(arr, leader, kind, seats, arg, keys, data):
+    """One job through the kernel entry point every public form uses (kernels.dd_batch).
+
+    The search is compiled into each entry point separately, so the tests reuse the
+    public entry point rather than compiling solve_value, solve_misere, ... on their own.
+    """
+    out = np.zeros((1, 1), np.int8)
+    jobs = np.array([[kind, seats, arg]], np.int64)
+    solve_jobs(arr[None, :], 0, 1, leader, jobs, out, keys, data, _GENS, 0)
+    return int(out[0, 0])
+
+
+def solve_value_job(arr, leader, trump, mask, keys, data):
+    return _job(arr, leader, JOB_TRICKS, mask, trump, keys, data)
+
+
+def solve_misere_job(arr, declarer, leader, keys, data):
+    return bool(_job(arr, leader, JOB_GRAND, declarer, 0, keys, data))
+
+
+def solve_little_job(arr, declarer, leader, keys, data):
+    return bool(_job(arr, leader, JOB_LITTLE, declarer, 0, keys, data))
+
+
 @njit
 def _value_inside(hands, leader, trump, maxmask, winmask, keys, data, moves, scores):
     """Calls the kernel from inside another compiled function (STYLE.md)."""
@@ -115,12 +137,11 @@ def _cases(seed, n, kmax):
 
 def test_r10_r19_r20_declarer_tricks_match_brute_force(work):
     keys, data, moves, scores = work
-    for i, (hands, trump, declarer, leader, _) in enumerate(_cases(1, sized(60, 400), 4)):
+    for _i, (hands, trump, declarer, leader, _) in enumerate(_cases(1, sized(60, 400), 4)):
         me = 1 << declarer
         arr = np.array(hands, np.uint64)
-        got = solve_value(arr, leader, trump, me, me, 1 + i % 4, keys, data, i + 1, moves, scores)
+        got = solve_value_job(arr, leader, trump, me, keys, data)
         assert got == brute_value(hands, trump, leader, me, me), (hands, trump, declarer, leader)
-        assert list(arr) == hands  # make/undo restored the position
 
 
 def test_partnership_tricks_match_brute_force_inside_njit(work):
@@ -131,22 +152,23 @@ def test_partnership_tricks_match_brute_force_inside_njit(work):
         arr = np.array(hands, np.uint64)
         got = _value_inside(arr, leader, trump, mask, mask, keys, data, moves, scores)
         assert got == brute_value(hands, trump, leader, mask, mask), (hands, trump, side, leader)
+        assert [int(h) for h in arr] == hands  # make/undo restored the position in place
 
 
 def test_r15_r21_grand_misere_matches_brute_force(work):
     keys, data, moves, scores = work
-    for i, (hands, _, declarer, leader, _) in enumerate(_cases(3, sized(80, 500), 4)):
+    for _i, (hands, _, declarer, leader, _) in enumerate(_cases(3, sized(80, 500), 4)):
         arr = np.array(hands, np.uint64)
-        got = solve_misere(arr, declarer, leader, keys, data, i + 1, moves, scores)
+        got = solve_misere_job(arr, declarer, leader, keys, data)
         want = brute_value(hands, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0
         assert got == want, (hands, declarer, leader)
 
 
 def test_r15_r17_little_misere_matches_brute_force(work):
     keys, data, moves, scores = work
-    for i, (hands, _, declarer, leader, _) in enumerate(_cases(4, sized(60, 300), 4)):
+    for _i, (hands, _, declarer, leader, _) in enumerate(_cases(4, sized(60, 300), 4)):
         arr = np.array(hands, np.uint64)
-        got = solve_little_misere(arr, declarer, leader, 0, keys, data, i + 1, moves, scores)
+        got = solve_little_job(arr, declarer, leader, keys, data)
         assert got == brute_little(hands, declarer, leader), (hands, declarer, leader)
 
 
@@ -166,7 +188,7 @@ def test_transposition_table_reuse_across_modes_keeps_results(work):
         arr = np.array(hands, np.uint64)
         me = 1 << declarer
         for trump in (-1, 0, 1, 2, 3):
-            got = solve_value(arr, leader, trump, me, me, 3, keys, data, 7, moves, scores)
+            got = solve_value_job(arr, leader, trump, me, keys, data)
             assert got == brute_value(hands, trump, leader, me, me)
-        got = solve_misere(arr, declarer, leader, keys, data, 7, moves, scores)
+        got = solve_misere_job(arr, declarer, leader, keys, data)
         assert got == (brute_value(hands, -1, leader, 15 ^ me, me) == 0)
