@@ -30,7 +30,9 @@ it every trump is treated as a plain suit.
 Money (R24, R25, R28, R29): "EV/opp" is what each opponent pays the declarer on average,
 "pool" the pool term for an active pool of --pool units (a made 7+ or misère wins it, a
 made 5 or 6 is assumed conceded, any failure pays it in again), "EV total" = 3 x EV/opp +
-pool. Passing is valued at 0.
+pool. Passing is valued at 0. The little-misère verdict compares LM with the best
+numeric bid (or with passing when no number beats 0) and gives the break-even make
+probability above which LM is worth more; the recommendation ranks every contract.
 
 Only double-dummy play exists so far (imperfect-information policies are not written
 yet), so spreads are made exactly when the misères are.

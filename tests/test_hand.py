@@ -35,6 +35,7 @@ needs_solver = pytest.mark.skipif(
 ALL_SPADES = "AKQJT98765432..."
 LOW_HAND = "5432.432.432.432"  # the 2, 3, 4 of every suit and the 5 of spades
 HAND = "AQ32.KJ9.T87.654"
+PASS_HAND = "A432.A432.A32.A2"  # four aces: misères fail, numbers rarely reach 5; solves fast
 LADDER = ["5", "6", "7", "LM", "8", "9", "GM", "10", "11", "LS", "12", "GS", "13"]
 
 
@@ -301,9 +302,12 @@ def test_r10_thirteen_trumps_make_13_every_sample():
     assert result.recommendation.ev_total == 3 * 170 + 40  # R24 + R28
 
 
+@pytest.mark.slow
 @needs_solver
 def test_r15_low_hand_makes_both_miseres_and_verdict_is_bid():
-    n = sized(16, 200)
+    """Slow only because the first solver needs about a minute per deal to prove this grand
+    misère; the verdict logic runs by default in test_little_misere_breakeven_against_pass."""
+    n = sized(2, 6)
     result = analyse_hand(LOW_HAND, position=1, samples=n, seed=5)
     rows = {r["contract"]: r for r in result.rows}
     assert rows["LM"]["made"] == n and rows["GM"]["made"] == n
@@ -313,13 +317,15 @@ def test_r15_low_hand_makes_both_miseres_and_verdict_is_bid():
 
 @needs_solver
 def test_results_reproduce_from_the_seed():
-    n = sized(12, 100)
-    a = analyse_hand(HAND, samples=n, seed=11, known="W:..A.").to_dict()
-    b = analyse_hand(HAND, samples=n, seed=11, known="W:..A.").to_dict()
-    for d in (a, b):
+    n = sized(8, 100)
+    a = analyse_hand(PASS_HAND, samples=n, seed=11, known="W:..K.").to_dict()
+    b = analyse_hand(PASS_HAND, samples=n, seed=11, known="W:..K.").to_dict()
+    c = analyse_hand(PASS_HAND, samples=n, seed=12, known="W:..K.").to_dict()
+    for d in (a, b, c):
         d.pop("seconds")
         d.pop("samples_per_second")
     assert a == b
+    assert c["seed"] == 12 and c["known"] == {"W": "..K."}
 
 
 def test_known_cards_are_always_where_they_were_put():
@@ -339,19 +345,17 @@ def test_known_cards_are_always_where_they_were_put():
 @needs_solver
 def test_recommendation_is_pass_for_a_hopeless_hand():
     """Four aces and nothing else: misères fail, no number pays its risk (R24, R29)."""
-    n = sized(24, 200)
+    n = sized(12, 200)
     result = analyse_hand(PASS_HAND, samples=n, seed=1)
     assert result.recommendation.bid == "pass"
     assert result.little_misere.verdict == "pass"
 
 
-PASS_HAND = "A432.A432.A32.A2"
-
 
 @needs_solver
 def test_json_schema_real_run(capsys):
-    assert main(["hand", HAND, "--samples", "8", "--seed", "2", "--json"]) == 0
-    _check_schema(json.loads(capsys.readouterr().out), 8)
+    assert main(["hand", PASS_HAND, "--samples", "6", "--seed", "2", "--json"]) == 0
+    _check_schema(json.loads(capsys.readouterr().out), 6)
 
 
 def test_default_sample_count_is_documented():
