@@ -175,24 +175,23 @@ def gone_of(hands):
 
 @njit
 def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, moves, scores):
-    """Exact tricks of `winmask` from a trick-boundary position, stepping targets from `guess`."""
-    r = popcount(hands[leader])
+    """Exact tricks of `winmask` from a trick-boundary position.
+
+    The window starts at the quick bounds; the first target is `guess` (clamped into the
+    window), later ones bisect it (on 11-card endings this took about 15% fewer nodes in
+    all than stepping one trick at a time from the guess, whose far-off False searches can
+    each cost nearly as much as the final ones).
+    """
     gone = gone_of(hands)
-    lo = 0
-    hi = r
-    t = guess
+    lo, hi = quick_bounds(hands, leader, trump, maxmask, winmask)
+    t = min(max(guess, lo + 1), hi)
     while lo < hi:
-        if t <= lo:
-            t = lo + 1
-        if t > hi:
-            t = hi
         if search(hands, leader, gone, t, trump, maxmask, winmask, keys, data, gen, moves,
                   scores):
             lo = t
-            t += 1
         else:
             hi = t - 1
-            t -= 1
+        t = (lo + hi + 1) // 2
     return lo
 
 
