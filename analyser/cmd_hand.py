@@ -103,6 +103,11 @@ def _cards(mask):
     return [13 * s + r for s in range(4) for r in range(12, -1, -1) if mask >> (13 * s + r) & 1]
 
 
+def _interval(low, high) -> str:
+    """'12.3-45.6%' text of a probability interval."""
+    return f"{100 * low:.1f}-{100 * high:.1f}%"
+
+
 def _pct(p) -> str:
     return f"{100 * p:5.1f}%"
 
@@ -125,7 +130,7 @@ def render_text(result: HandAnalysis) -> str:
     rate = result.samples / result.seconds if result.seconds > 0 else float("inf")
     lines.append(
         f"Samples: {result.samples} (seed {q.seed}) in {result.seconds:.1f} s "
-        f"({rate:.0f}/s); 95% Wilson intervals at most "
+        f"({rate:.3g} samples/s); 95% Wilson intervals at most "
         f"±{100 * result.max_half_width():.1f} points wide"
     )
     lines.append("")
@@ -137,7 +142,7 @@ def render_text(result: HandAnalysis) -> str:
         mean = "" if r["mean_tricks"] != r["mean_tricks"] else f"{r['mean_tricks']:.2f}"
         lines.append(
             f"{r['contract']:<8} {r['trump'] or '-':<5} {r['bid']:<7} {_pct(r['p_make']):>7}  "
-            f"{100 * r['ci_low']:5.1f}-{100 * r['ci_high']:5.1f}%  {mean:>6} "
+            f"{_interval(r['ci_low'], r['ci_high']):<13} {mean:>6} "
             f"{float(r['ev_per_opponent_exact']):+8.2f} {float(r['pool_term_exact']):+7.2f} "
             f"{float(r['ev_total_exact']):+9.2f}"
         )
