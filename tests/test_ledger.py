@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from analyser.ledger import Ledger
@@ -399,6 +399,9 @@ def _apply(ledger, ref, op):
         ref.misdeal(op[1])
 
 
+# An explicit run of failures (R29 doubling) that always reaches several full pools (R30),
+# so the guard below does not depend on what the random examples happen to draw.
+@example([("numeric", d % 4, 13, 0, False) for d in range(6)], True)
 @given(st.lists(OPERATIONS, max_size=40), st.booleans())
 def test_r8_total_is_4000_and_rejected_operations_change_nothing(ops, end):
     ledger, ref = Ledger(), ReferenceLedger()
