@@ -44,7 +44,8 @@ LEADER = 0  # R18: the dealer's left (seat N in this module's convention) leads
 DEALER = 3  # West deals, so positions from the dealer's left are N, E, S, W
 NUMERIC = tuple(str(n) for n in range(5, 14))
 MISERES = ("LM", "GM", "LS", "GS")
-DEFAULT_SAMPLES = 2000  # about 10 s on 2 cores once compiled; see bench/bench_hand.py
+DEFAULT_SAMPLES = 12  # ~10 s on 2 cores with the first solver (bench_hand: ~1.2 samples/s on an
+# easy hand, far less on close ones); raise it as the solver gets faster
 DEFAULT_POOL = 40  # R7: four antes of 10
 MAX_POOL = 250  # R30: an active pool holds at most 250
 CHUNK = 250  # deals solved per step: the progress bar's granularity

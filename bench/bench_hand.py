@@ -1,0 +1,84 @@
+"""Samples per second of `analyse_hand` ("should I bid this?"), by stage and by hand.
+
+The solver's speed varies by orders of magnitude between hands (a grand misère that is
+made, or a close numeric contract, needs a far larger search), so each hand is measured
+for a time budget instead of a fixed count: after a JIT warm-up on one deal, completions
+are dealt (`deal_known`) and solved (`solve_declarer`: 4 trumps, GM and LM per deal) in
+chunks of one deal per numba thread until the budget is spent, then summarised
+(payments.py EVs, intervals). The command's default `--samples` is chosen from these
+rates so that a typical run takes about 10 seconds on 2 cores.
+"""
+
+import os
+import statistics
+import time
+
+import numba
+import numpy as np
+
+HANDS = (
+    ("A432.A432.A32.A2", "four aces"),
+    ("AQ32.KJ9.T87.654", "balanced, middling"),
+    ("AKQJ72.A4.K3.Q52", "strong spades"),
+    ("5432.432.432.432", "misère hand"),
+)
+
+
+def measure(text, budget):
+    """(samples, deal s/sample, solve s, summary s) for one hand within `budget` s of solving."""
+    from analyser.dealing import deal_known
+    from analyser.hand import LEADER, prepare, summarise
+    from analyser.solver import solve_declarer
+
+    chunk = max(1, numba.get_num_threads())
+    query = prepare(text, position=0, samples=1, seed=1)
+    known = np.array(query.known, dtype=np.uint64)
+    solve_declarer(deal_known(known, 1, 0), 0, LEADER, defender_discard="highest")  # JIT
+    n_max = 100_000
+    start = time.perf_counter()
+    deals = deal_known(known, n_max, 7)
+    t_deal = (time.perf_counter() - start) / n_max
+    parts, spent, done = [], 0.0, 0
+    while spent < budget and done < n_max:
+        start = time.perf_counter()
+        parts.append(solve_declarer(deals[done:done + chunk], query.position, LEADER,
+                                    defender_discard="highest"))
+        spent += time.perf_counter() - start
+        done += chunk
+    tricks, grand, little = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    start = time.perf_counter()
+    summarise(query, tricks, grand, little, spent)
+    return done, t_deal, spent, time.perf_counter() - start
+
+
+def run(quick: bool) -> str:
+    """Samples/s of dealing, solving, summarising and in total, per hand, within a budget."""
+    from analyser.hand import DEFAULT_SAMPLES
+
+    budget = 10.0 if quick else 30.0  # seconds of solving per hand
+    chunk = max(1, numba.get_num_threads())
+    lines = [
+        f"`analyse_hand` per hand: deals solved in chunks of {chunk} (one per numba thread) "
+        f"until {budget:.0f} s of solving are spent, after a one-deal warm-up; "
+        f"{os.cpu_count()} cores, {chunk} numba threads. Rates vary by hand because the "
+        "search does.",
+        "",
+        "| hand | kind | samples | deal /s | solve /s | summary /s | total samples/s |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    rates = []
+    for text, kind in HANDS:
+        done, t_deal, spent, t_sum = measure(text, budget)
+        total = done / (t_deal * done + spent + t_sum)
+        rates.append(total)
+        lines.append(
+            f"| `{text}` | {kind} | {done} | {1 / t_deal:,.0f} | {done / spent:,.2f} | "
+            f"{done / t_sum:,.0f} | {total:,.2f} |"
+        )
+    median = statistics.median(rates)
+    lines += [
+        "",
+        f"Median over these hands: {median:,.2f} samples/s, so 10 s buys about "
+        f"{10 * median:,.0f} samples; the command's default is {DEFAULT_SAMPLES}.",
+    ]
+    return "\n".join(lines)
