@@ -15,14 +15,14 @@ import random
 import numba
 import numpy as np
 import pytest
+import reference_dd as ref
+from conftest import sized
 from hypothesis import given
 from hypothesis import strategies as st
 
 import analyser
-import reference_dd as ref
 from analyser.cards import format_deal, parse_deal
 from analyser.solver import solve_declarer
-from conftest import sized
 from kernels.jit import njit
 
 TRUMPS = (-1, 0, 1, 2, 3)
@@ -183,7 +183,7 @@ def test_reference_search_equals_plain_minimax():
 def test_r19_r20_dd_tricks_matches_reference(scale):
     per_k = counts(scale, {3: 300, 4: 200, 5: 60, 6: 12}, {3: 2000, 4: 1500, 5: 400, 6: 60})
     failures, total = [], 0
-    for i, (k, deal) in enumerate(endings(101, per_k)):
+    for i, (_k, deal) in enumerate(endings(101, per_k)):
         trump, leader, declarer = TRUMPS[i % 5], (i // 5) % 4, (i // 20) % 4
         want = ref.dd_tricks(deal, declarer, trump, leader)
         got = analyser.dd_tricks(arr(deal), declarer, trump, leader)
@@ -198,7 +198,7 @@ def test_r19_r20_dd_tricks_matches_reference(scale):
 def test_r15_r21_grand_misere_matches_reference(scale):
     per_k = counts(scale, {3: 250, 4: 200, 5: 80, 6: 20}, {3: 2000, 4: 1500, 5: 500, 6: 100})
     failures, total = [], 0
-    for i, (k, deal) in enumerate(endings(202, per_k)):
+    for i, (_k, deal) in enumerate(endings(202, per_k)):
         declarer, leader = i % 4, (i // 4) % 4
         want = ref.dd_misere(deal, declarer, leader)
         got = analyser.dd_misere(arr(deal), declarer, leader)
@@ -213,7 +213,7 @@ def test_r15_r21_grand_misere_matches_reference(scale):
 def test_r15_r17_little_misere_matches_reference(scale):
     per_k = counts(scale, {3: 200, 4: 150, 5: 60, 6: 15}, {3: 1500, 4: 1200, 5: 400, 6: 80})
     failures, total = [], 0
-    for i, (k, deal) in enumerate(endings(303, per_k)):
+    for i, (_k, deal) in enumerate(endings(303, per_k)):
         declarer, leader = i % 4, (i // 4) % 4
         want = ref.dd_little_misere(deal, declarer, leader)
         got = analyser.dd_little_misere(arr(deal), declarer, leader, defender_discard="highest")
@@ -229,7 +229,7 @@ def test_partnership_matches_reference(scale):
     per_k = counts(scale, {3: 250, 4: 150, 5: 50, 6: 10}, {3: 1500, 4: 1200, 5: 400, 6: 60})
     failures, total = [], 0
     rng = random.Random(404)
-    for i, (k, deal) in enumerate(endings(404, per_k)):
+    for i, (_k, deal) in enumerate(endings(404, per_k)):
         side = tuple(sorted(rng.sample(range(4), 2 if i % 3 else rng.choice([1, 3]))))
         trump, leader = TRUMPS[i % 5], (i // 5) % 4
         want = ref.dd_tricks_partnership(deal, side, trump, leader)

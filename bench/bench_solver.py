@@ -1,0 +1,230 @@
+"""Double-dummy solver speed: bridge mode against DDS, Boston analyses, memory, compile time.
+
+(a) Bridge mode: the same random full deals, one declarer and strain each (strains and
+    declarers in turn), solved by DDS's SolveBoard through endplay (thread 0 only, after
+    SetMaxThreads(1)) and by our `dd_tricks_partnership` on one numba thread, side by side
+    per deal, in alternating order. Target: ours/DDS <= 1.0 (median time per solve).
+(b) Boston mode: the full per-deal analysis, `dd_table` + `dd_misere_table` (every declarer
+    seat: 4 trumps, grand and little misère), in deals/s on 1 and 2 threads.
+(c) Transposition-table memory: the solver's configured budget, the bytes its tables hold
+    after the runs, and the process's resident memory.
+(d) numba compilation: a fresh interpreter solving one small deal in every mode, first with
+    an empty NUMBA_CACHE_DIR (cold: everything compiles) and again with that cache (warm).
+"""
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+
+import analyser
+from analyser import solver
+
+ROOT = Path(__file__).resolve().parent.parent
+STRAINS = [0, 1, 2, 3, -1]  # our trump ids; DDS Denom: spades 0 .. clubs 3, nt 4
+SUIT_NAMES = {0: "S", 1: "H", 2: "D", 3: "C", -1: "NT"}
+
+
+def rss_mib() -> float:
+    """Resident memory of this process in MiB (Linux /proc; NaN elsewhere)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def dds_solver():
+    """A function (pbn, trump, leader) -> tricks of the leader's side by DDS, or None."""
+    try:
+        from endplay import _dds
+        from endplay.dds import solve_board
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        return None
+    _dds.SetMaxThreads(1)  # one thread: solve_board runs SolveBoard on thread index 0
+    denoms = {0: Denom.spades, 1: Denom.hearts, 2: Denom.diamonds, 3: Denom.clubs, -1: Denom.nt}
+
+    def solve(pbn, trump, leader):
+        deal = Deal(pbn)
+        deal.first, deal.trump = Player(leader), denoms[trump]
+        return max(score for _, score in solve_board(deal))
+
+    return solve
+
+
+def bridge_vs_dds(n: int) -> tuple[str, float]:
+    """Section (a): per-solve times of DDS and ours on the same n deals."""
+    dds = dds_solver()
+    if dds is None:
+        return "(a) skipped: endplay (DDS) is not installed.\n", float("nan")
+    deals = analyser.deal_random(n + 3, seed=4242)
+    jobs = []
+    for i, deal in enumerate(deals):
+        trump, declarer = STRAINS[i % 5], (i // 5) % 4
+        jobs.append((deal, analyser.format_deal(deal), trump, declarer))
+    for deal, pbn, trump, declarer in jobs[:3]:  # JIT and table warm-up, not timed
+        analyser.dd_tricks_partnership(deal, (declarer, (declarer + 2) % 4), trump,
+                                       (declarer + 1) % 4)
+        dds(pbn, trump, (declarer + 1) % 4)
+    ours_ms, dds_ms, mismatches = [], [], 0
+    for i, (deal, pbn, trump, declarer) in enumerate(jobs[3:]):
+        leader, side = (declarer + 1) % 4, (declarer, (declarer + 2) % 4)
+        order = (0, 1) if i % 2 == 0 else (1, 0)
+        for which in order:
+            start = time.perf_counter()
+            if which == 0:
+                ours = analyser.dd_tricks_partnership(deal, side, trump, leader)
+                ours_ms.append(1000 * (time.perf_counter() - start))
+            else:
+                theirs = 13 - dds(pbn, trump, leader)  # DDS answers for the side on lead
+                dds_ms.append(1000 * (time.perf_counter() - start))
+        mismatches += ours != theirs
+    ratio = statistics.median(ours_ms) / statistics.median(dds_ms)
+    lines = [
+        f"(a) Bridge mode, {n} random full deals, one declarer and strain each (strains "
+        "S H D C NT and declarers N E S W in turn), opening lead by declarer's left; "
+        "DDS SolveBoard (endplay `solve_board`, 1 thread) vs our `dd_tricks_partnership` "
+        f"(numba threads: 1). Answers differing from DDS: {mismatches}.",
+        "",
+        "| solver | median ms/solve | mean ms/solve | max ms/solve |",
+        "|---|---:|---:|---:|",
+        f"| DDS (endplay) | {statistics.median(dds_ms):.2f} | {statistics.mean(dds_ms):.2f} "
+        f"| {max(dds_ms):.1f} |",
+        f"| ours | {statistics.median(ours_ms):.2f} | {statistics.mean(ours_ms):.2f} "
+        f"| {max(ours_ms):.1f} |",
+        "",
+        f"Ratio ours/DDS: median {ratio:.2f}, mean "
+        f"{statistics.mean(ours_ms) / statistics.mean(dds_ms):.2f} (target <= 1.0).",
+        "",
+    ]
+    return "\n".join(lines), ratio
+
+
+def boston_mode(n: int, repeats: int) -> str:
+    """Section (b): dd_table + dd_misere_table per deal, deals/s on 1 and 2 threads."""
+    deals = analyser.deal_random(n, seed=777)
+    leader = 1  # the dealer's left (R18) with North dealing
+    analyser.dd_table(deals[:2], leader)  # JIT warm-up
+    analyser.dd_misere_table(deals[:2], leader)
+    rows = []
+    before = numba.get_num_threads()
+    try:
+        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(threads)
+            walls, cpus = [], []
+            for _ in range(repeats):
+                wall, cpu = time.perf_counter(), time.process_time()
+                analyser.dd_table(deals, leader)
+                analyser.dd_misere_table(deals, leader)
+                walls.append(time.perf_counter() - wall)
+                cpus.append(time.process_time() - cpu)
+            wall = statistics.median(walls)
+            rows.append(f"| {threads} | {n / wall:.2f} | {1000 * wall / n:.0f} | "
+                        f"{n / statistics.median(cpus):.2f} |")
+    finally:
+        numba.set_num_threads(before)
+    return "\n".join([
+        f"(b) Boston mode: the full analysis of a deal, `dd_table` (4 declarers x 4 trumps) "
+        f"+ `dd_misere_table` (4 declarers x grand, little), leader E; {n} random deals, "
+        f"median of {repeats} runs.",
+        "",
+        "| threads | deals/s (wall) | ms/deal (wall) | deals per CPU-second |",
+        "|---:|---:|---:|---:|",
+        *rows,
+        "",
+    ])
+
+
+def table_memory() -> str:
+    """Section (c): configured and allocated transposition-table memory."""
+    per_table = getattr(solver, "_TABLE_MIB", None)
+    per_process = getattr(solver, "_PROCESS_MIB", None)
+    held = 0
+    worker = getattr(getattr(solver, "_local", None), "worker", None)
+    if worker is not None:
+        held += worker.keys.nbytes + worker.data.nbytes
+    for keys, data, _ in getattr(solver, "_batch_tables", {}).values():
+        held += keys.nbytes + data.nbytes
+    return "\n".join([
+        "(c) Transposition tables: configured budget "
+        f"{per_table} MiB per table, {per_process} MiB per process "
+        "(`analyser.solver.set_table_memory`); tables held after (a) and (b): "
+        f"{held / 2**20:.0f} MiB; process resident memory now {rss_mib():.0f} MiB.",
+        "",
+    ])
+
+
+_PROBE = """
+import time
+t0 = time.perf_counter()
+import numpy as np
+import analyser
+from analyser.solver import solve_declarer
+deal = analyser.parse_deal("N:AK2.Q3.. QJ.K2.4. T9.A.5.2 8.4.A.AK")
+t1 = time.perf_counter()
+analyser.dd_tricks(deal, 0, 0, 1)
+analyser.dd_tricks_partnership(deal, (0, 2), -1, 1)
+analyser.dd_misere(deal, 0, 1)
+analyser.dd_little_misere(deal, 0, 1)
+analyser.dd_table(deal[None, :], 1)
+analyser.dd_misere_table(deal[None, :], 1)
+solve_declarer(deal[None, :], 0, 1)
+t2 = time.perf_counter()
+print(f"{t1 - t0:.3f} {t2 - t1:.3f}")
+"""
+
+
+def compile_times() -> str:
+    """Section (d): first solves in a fresh interpreter, cold and warm numba cache."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("cold (empty cache)", "warm (cache from the cold run)"):
+            start = time.perf_counter()
+            out = subprocess.run([sys.executable, "-c", _PROBE], cwd=ROOT, env=env,
+                                 capture_output=True, text=True)
+            total = time.perf_counter() - start
+            if out.returncode != 0:
+                rows.append(f"| {label} | failed: {out.stderr.strip().splitlines()[-1]} | | |")
+                continue
+            imp, first = (float(x) for x in out.stdout.split())
+            rows.append(f"| {label} | {imp:.2f} | {first:.2f} | {total:.2f} |")
+    return "\n".join([
+        "(d) numba compilation: a fresh interpreter imports the solver and solves one "
+        "5-card ending in every mode (single and batch forms) with NUMBA_CACHE_DIR set to "
+        "an empty folder, then again with the cache that run wrote.",
+        "",
+        "| run | import s | first solves s | process total s |",
+        "|---|---:|---:|---:|",
+        *rows,
+        "",
+    ])
+
+
+def run(quick: bool) -> str:
+    rss0 = rss_mib()
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        section_a, _ = bridge_vs_dds(8 if quick else 500)
+    finally:
+        numba.set_num_threads(before)
+    section_b = boston_mode(4 if quick else 40, 1 if quick else 3)
+    section_c = (table_memory()
+                 + f"Resident memory at the start of this benchmark: {rss0:.0f} MiB.\n")
+    section_d = compile_times()
+    notes = ("Timings are wall clock on a shared 2-core machine (other jobs running); the "
+             "DDS and our solves of (a) alternate deal by deal so both see the same load.")
+    return "\n".join([section_a, section_b, section_c, section_d, notes])
+
+
+if __name__ == "__main__":
+    print(run(quick="--quick" in sys.argv))
