@@ -110,7 +110,8 @@ def main() -> int:
         "declarers": ["N", "E", "S", "W"],
     }
     # One deal per line keeps the file readable and its diffs small.
-    lines = [json.dumps({"pbn": p, "tricks": r}, separators=(",", ":")) for p, r in zip(pbns, rows, strict=True)]
+    lines = [json.dumps({"pbn": p, "tricks": r}, separators=(",", ":"))
+             for p, r in zip(pbns, rows, strict=True)]
     text = ('{"meta": ' + json.dumps(header) + ',\n"deals": [\n' + ",\n".join(lines) + "\n]}\n")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)
