@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 OUT ?= out
 
-.PHONY: install run test verify bench lint clean
+.PHONY: install run analysis test verify bench lint clean
 
 # (Re)install when the venv is missing or pyproject.toml changed.
 $(STAMP): pyproject.toml
@@ -16,8 +16,18 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The default run: dealing statistics on 1,000,000 deals (R4, R5) and a single-hand analysis.
+# The full Monte Carlo pipeline is `make analysis` (see README: the double-dummy solver is
+# not yet fast enough for its designed default of 2000 deals in about 5 minutes).
 run: install
-	$(PY) -m analyser run --out $(OUT)/default
+	mkdir -p $(OUT)/default
+	$(PY) -m analyser shapes --deals 1000000 --seed 1 | tee $(OUT)/default/shapes.txt
+	$(PY) -m analyser hand 5432.432.432.432 --samples 200 --seed 1 \
+		--plot $(OUT)/default/hand.png | tee $(OUT)/default/hand.txt
+
+DEALS ?= 4
+analysis: install
+	$(PY) -m analyser run --deals $(DEALS) --chunk 1 --out $(OUT)/analysis-$(DEALS)
 
 test: install
 	$(PY) -m pytest -q
