@@ -77,12 +77,11 @@ def test_regression_file_is_sound():
 
 
 def test_bridge_tables_match_dds_sample():
-    # Sized to the solver's speed in bridge mode (seconds per full-deal solve at present):
-    # 4 deals, one cell each, strains and declarers in turn. (Full coverage: `make verify`.)
-    stored = load()
-    sample = random.Random(7).sample(stored, 4)
-    cells = [{(j % 5, j % 4)} for j in range(len(sample))]
-    check(sample, cells)
+    # Sized to the solver's present speed in bridge mode (0.5 s to over a minute per full
+    # deal): the no-trump cell with North declaring of the first 6 stored deals, about
+    # 45 s on a loaded 2-core machine. Full coverage (1,100 deals x 20 cells): `make verify`.
+    stored = load()[:6]
+    check(stored, [{(4, 0)} for _ in stored])
 
 
 @pytest.mark.slow
@@ -91,7 +90,10 @@ def test_bridge_tables_match_dds_all_stored():
     check(stored[:sized(40, len(stored))])
 
 
-@pytest.mark.parametrize("scale", ["quick", pytest.param("full", marks=pytest.mark.slow)])
+# Fresh deals take unpredictable time (some full deals need minutes at the solver's present
+# speed), so the live check runs only under `make verify`.
+@pytest.mark.slow
+@pytest.mark.parametrize("scale", ["quick", "full"])
 def test_bridge_tables_match_dds_live(scale):
     dds = pytest.importorskip("endplay.dds")
     from endplay.types import Deal, Denom, Player
