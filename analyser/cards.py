@@ -82,7 +82,7 @@ def format_hand(mask) -> str:
 
 
 def parse_deal(text: str) -> np.ndarray:
-    """Deal array (4,) uint64 indexed by seat from "N:h1 h2 h3 h4" (hands clockwise from N/E/S/W)."""
+    """Deal array (4,) uint64 by seat from "N:h1 h2 h3 h4" (hands clockwise from the named seat)."""
     if not isinstance(text, str) or ":" not in text:
         raise CardError(f"deal {text!r} must look like 'N:hand hand hand hand'")
     first, _, rest = text.strip().partition(":")

@@ -4,7 +4,13 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels.bits import highest_bit_index, leading_zeros, lowest_bit_index, popcount, trailing_zeros
+from kernels.bits import (
+    highest_bit_index,
+    leading_zeros,
+    lowest_bit_index,
+    popcount,
+    trailing_zeros,
+)
 from kernels.jit import njit
 
 

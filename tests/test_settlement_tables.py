@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from rules_tables import R24_FAILED, R24_MADE
 
 from kernels.jit import njit
 from kernels.settlement_tables import (
@@ -19,19 +20,6 @@ from kernels.settlement_tables import (
     numeric_payment_sub,
 )
 
-# R24 as printed in RULES.md, typed out again independently of the module.
-R24_MADE = {5: 10, 6: 15, 7: 20, 8: 25, 9: 35, 10: 45, 11: 65, 12: 105, 13: 170}
-R24_FAILED = {
-    5: [10, 20, 30, 40, 50],
-    6: [15, 25, 35, 45, 55, 65],
-    7: [20, 30, 40, 50, 60, 70, 80],
-    8: [25, 35, 45, 55, 70, 85, 100, 115],
-    9: [35, 45, 55, 65, 80, 95, 110, 125, 140],
-    10: [45, 55, 70, 80, 95, 110, 125, 140, 155, 170],
-    11: [70, 80, 95, 110, 125, 140, 155, 170, 185, 200, 220],
-    12: [120, 130, 145, 160, 180, 200, 220, 240, 260, 280, 300, 320],
-    13: [180, 200, 220, 240, 260, 280, 300, 320, 340, 360, 390, 420, 450],
-}
 R25 = {LITTLE_MISERE: 20, GRAND_MISERE: 40, LITTLE_SPREAD: 80, GRAND_SPREAD: 160}
 
 R24_CASES = [(n, t) for n in range(5, 14) for t in range(14)]

@@ -11,7 +11,6 @@ deal, and fresh random deals are checked live when endplay is importable.
 """
 
 import json
-import random
 from pathlib import Path
 
 import numpy as np
