@@ -14,16 +14,6 @@ from analyser.errors import UserError
 SUBCOMMANDS = ("run", "report", "hand", "shapes")
 
 
-def _load(name):
-    module_name = f"analyser.cmd_{name}"
-    try:
-        return import_module(module_name)
-    except ModuleNotFoundError as exc:  # subcommand not written yet (development only)
-        if exc.name == module_name:
-            return None
-        raise
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="boston-analyser",
@@ -35,9 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        module = _load(name)
-        if module is None:
-            continue
+        module = import_module(f"analyser.cmd_{name}")
         p = sub.add_parser(
             name,
             help=module.HELP,
