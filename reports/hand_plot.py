@@ -43,9 +43,12 @@ def render(result, path) -> Path:
         right.bar(labels, p, yerr=err, capsize=4, color="0.55")
         breakeven = float(result.little_misere.breakeven)
         if 0 < breakeven < 1:
-            right.axhline(breakeven, color="C3", linestyle="--", linewidth=1,
-                          label="LM break-even")
-            right.legend(frameon=False, loc="upper right")
+            right.axhline(breakeven, color="C3", linestyle="--", linewidth=1)
+            # a label on the line itself: a legend would hide bars that reach 1.0
+            right.annotate(f"LM break-even {breakeven:.0%}", xy=(0, breakeven),
+                           xytext=(0, 3), textcoords="offset points", color="C3",
+                           fontsize=8, ha="center", va="bottom",
+                           bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
         right.set_ylim(0, 1.05)
         right.set_ylabel("P(make), 95% Wilson interval")
         right.set_title("Misères and spreads")
