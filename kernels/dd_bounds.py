@@ -110,13 +110,20 @@ def top_trumps(hands, trump):
 
 
 @njit
-def must_win_lead(hands, p):
-    """Whether every card `p` could lead wins the trick, no trump: each of its suits'
-    lowest card is above all other cards of that suit still in play (R20)."""
+def others_of(hands, p):
+    """All cards still in play outside `p`'s hand."""
     others = U0
     for q in range(4):
         if q != p:
             others |= hands[q]
+    return others
+
+
+@njit
+def must_win_lead(hands, p):
+    """Whether every card `p` could lead wins the trick, no trump: each of its suits'
+    lowest card is above all other cards of that suit still in play (R20)."""
+    others = others_of(hands, p)
     for s in range(4):
         mine = hands[p] & SUIT_MASK[s]
         if mine == U0:
@@ -133,10 +140,7 @@ def must_win_lead(hands, p):
 @njit
 def holds_bottom_cards(hands, p):
     """Whether in each suit all of `p`'s cards rank below all other cards still in play."""
-    others = U0
-    for q in range(4):
-        if q != p:
-            others |= hands[q]
+    others = others_of(hands, p)
     for s in range(4):
         mine = hands[p] & SUIT_MASK[s]
         theirs = others & SUIT_MASK[s]
@@ -148,10 +152,7 @@ def holds_bottom_cards(hands, p):
 @njit
 def can_lead_loser(hands, p):
     """Whether `p` holds a card of a suit someone else still holds."""
-    others = U0
-    for q in range(4):
-        if q != p:
-            others |= hands[q]
+    others = others_of(hands, p)
     for s in range(4):
         if (hands[p] & SUIT_MASK[s]) != U0 and (others & SUIT_MASK[s]) != U0:
             return True

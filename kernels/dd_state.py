@@ -58,22 +58,7 @@ def sequence_bottoms(cards, gone):
 @njit
 def trick_winner(trick, leader, trump):
     """Seat winning a complete trick `trick` (card ids in play order from `leader`), R20."""
-    best = 0
-    best_card = trick[0]
-    best_suit = best_card // 13
-    for i in range(1, 4):
-        c = trick[i]
-        s = c // 13
-        if s == best_suit:
-            if c > best_card:
-                best = i
-                best_card = c
-        elif s == trump:
-            # a trump beats any non-trump; best_suit != trump here
-            best = i
-            best_card = c
-            best_suit = s
-    return (leader + best) & 3
+    return (leader + current_winner_trump(trick, 4, trump)) & 3
 
 
 @njit
