@@ -28,23 +28,37 @@ M64 = (1 << 64) - 1
 
 # ---- slow references: the same algorithms on Python ints, from the same random words ----
 
-def ref_random_subset(rng, cards, k):
-    while True:
-        subset = rng.next() & cards
-        if subset.bit_count() == k:
-            return subset
+def ref_pdep(x, mask):
+    """Bit i of x placed on the i-th lowest set bit of mask."""
+    out, i = 0, 0
+    for card in range(64):
+        if mask >> card & 1:
+            out |= (x >> i & 1) << card
+            i += 1
+    return out
 
 
 def ref_deal_random_block(root, block, count):
-    """The first `count` deals of block `block`, as lists of 4 ints."""
+    """The first `count` deals of block `block`, as lists of 4 ints: per chunk, CHUNK halves
+    (52 bits with 26 set), then 2 * CHUNK patterns (26-bit fields, low one first, 13 set)."""
     rng = RefXoshiro(ref_stream_state(root, block))
     deals = []
-    for _ in range(count):
-        half = ref_random_subset(rng, FULL, 26)
-        north = ref_random_subset(rng, half, 13)
-        east = ref_random_subset(rng, FULL ^ half, 13)
-        deals.append([north, east, half ^ north, (FULL ^ half) ^ east])
-    return deals
+    while len(deals) < count:
+        halves, patterns = [], []
+        while len(halves) < K.CHUNK:
+            half = rng.next() & FULL
+            if half.bit_count() == 26:
+                halves.append(half)
+        while len(patterns) < 2 * K.CHUNK:
+            word = rng.next()
+            for field in (word & (2**26 - 1), word >> 26 & (2**26 - 1)):
+                if field.bit_count() == 13:
+                    patterns.append(field)
+        for i, half in enumerate(halves):
+            north = ref_pdep(patterns[2 * i], half)
+            east = ref_pdep(patterns[2 * i + 1], FULL ^ half)
+            deals.append([north, east, half ^ north, (FULL ^ half) ^ east])
+    return deals[:count]
 
 
 def ref_draw_cards(rng, deck, m, start, count):
@@ -142,9 +156,17 @@ def uniform_table_pvalue(table, free_cards, needs):
 
 def test_deal_batch_matches_reference_in_two_blocks():
     root = root_key(99)
-    deals = K.deal_batch(root, K.BLOCK_DEALS + 30)
-    assert as_lists(deals[:60]) == ref_deal_random_block(root, 0, 60)
-    assert as_lists(deals[K.BLOCK_DEALS:]) == ref_deal_random_block(root, 1, 30)
+    deals = K.deal_batch(root, K.BLOCK_DEALS + K.CHUNK + 30)
+    # two chunks of block 0, and block 1 past its first chunk
+    assert as_lists(deals[:K.CHUNK + 40]) == ref_deal_random_block(root, 0, K.CHUNK + 40)
+    assert as_lists(deals[K.BLOCK_DEALS:]) == ref_deal_random_block(root, 1, K.CHUNK + 30)
+
+
+@given(x=st.integers(0, M64), mask=st.integers(0, M64))
+def test_pdep_matches_reference(x, mask):
+    want = ref_pdep(x, mask)
+    assert int(K.pdep(np.uint64(x), np.uint64(mask))) == want
+    assert int(K._pdep_loop(np.uint64(x), np.uint64(mask))) == want  # the portable fallback
 
 
 @pytest.mark.parametrize("known_text", [
@@ -223,28 +245,35 @@ def test_same_deals_with_one_and_two_threads():
 
 @njit
 def _deal_inside_njit(root, known, n):
-    """Kernels called from another njit function: one stream, deals one by one."""
+    """Kernels called from another njit function: one stream, chunk by chunk / deal by deal."""
     out = np.empty((2 * n, 4), dtype=np.uint64)
     state = np.empty(4, dtype=np.uint64)
     stream_state(root, 0, state)
-    for row in range(n):
-        K.deal_random_into(state, out, row)
+    halves = np.empty(K.CHUNK + 1, dtype=np.uint64)
+    patterns = np.empty(2 * K.CHUNK + 2, dtype=np.uint64)
+    for row in range(0, n, K.CHUNK):
+        K.deal_random_chunk(state, halves, patterns, out, row, min(K.CHUNK, n - row))
     stream_state(root, 0, state)
     deck = np.empty(52, dtype=np.uint64)
     m = K.free_cards(known, deck)
     for row in range(n, 2 * n):
         K.deal_known_into(state, deck, m, known, out, row)
-    batch = K.deal_batch(root, n)
-    return out, batch
+    batch = np.empty((n, 4), dtype=np.uint64)
+    K.deal_batch_into(root, batch)
+    known_batch = np.empty((n, 4), dtype=np.uint64)
+    K.deal_known_batch_into(root, known, known_batch)
+    return out, batch, known_batch
 
 
 def test_kernels_from_inside_njit_match_python_calls():
     root = root_key(8)
     known = np.array([0, 0, parse_hand("AKQJ.AKQ.AKQ.AKQ"), 0], dtype=np.uint64)
-    out, batch = _deal_inside_njit(root, known, 100)
-    assert np.array_equal(out[:100], K.deal_batch(root, 100))
-    assert np.array_equal(batch, out[:100])
-    assert np.array_equal(out[100:], K.deal_known_batch(root, known, 100))
+    n = K.CHUNK + 100  # a whole chunk, then a part of one
+    out, batch, known_batch = _deal_inside_njit(root, known, n)
+    assert np.array_equal(out[:n], K.deal_batch(root, n))
+    assert np.array_equal(batch, out[:n])
+    assert np.array_equal(out[n:], K.deal_known_batch(root, known, n))
+    assert np.array_equal(known_batch, out[n:])
 
 
 # ---- uniformity ----
