@@ -34,19 +34,25 @@ from kernels.jit import njit
 
 @njit
 def _top_run(mine, others):
-    """Number of cards of `mine` ranked above every card of `others` (one suit's masks)."""
+    """Mask of the cards of `mine` ranked above every card of `others` (one suit's masks)."""
     if others == U0:
-        return popcount(mine)
+        return mine
     top_other = np.uint64(63) - np.uint64(leading_zeros(others))
     above = ~((U1 << (top_other + U1)) - U1)
-    return popcount(mine & above)
+    return mine & above
 
 
 @njit
 def sure_tricks(hands, p, side, trump):
-    """Tricks the side `side` (seat mask, containing p) is sure to take with `p` on lead now."""
+    """(tricks, relevance): tricks the side `side` (seat mask, containing p) is sure to take
+    with `p` on lead now, and the cards the count rests on (p's top runs).
+
+    The count never decreases when the top runs grow and every hand keeps its suit
+    lengths, so the runs are all a transposition-table entry needs to hold (kernels.dd_tt).
+    """
     r = popcount(hands[p])
     runs = np.zeros(4, np.int64)
+    rel = U0
     for s in range(4):
         sm = SUIT_MASK[s]
         mine = hands[p] & sm
@@ -56,10 +62,12 @@ def sure_tricks(hands, p, side, trump):
         for q in range(4):
             if q != p:
                 others |= hands[q] & sm
-        runs[s] = _top_run(mine, others)
+        run = _top_run(mine, others)
+        rel |= run
+        runs[s] = popcount(run)
     if trump < 0:
         total = runs[0] + runs[1] + runs[2] + runs[3]
-        return min(total, r)
+        return min(total, r), rel
     tm = SUIT_MASK[trump]
     run_t = runs[trump]
     side_total = 0
@@ -87,15 +95,17 @@ def sure_tricks(hands, p, side, trump):
     for q in range(4):
         if q != p and ((side >> q) & 1) == 1 and popcount(hands[q] & tm) > run_t:
             side_cash = min(side_cash, popcount(hands[q] & ~tm))
-    return min(run_t + side_cash, r)
+    return min(run_t + side_cash, r), rel
 
 
 @njit
 def top_trumps(hands, trump):
-    """(4,) int64: for each hand, how many of its trumps rank above all other trumps in play."""
+    """((4,) int64, relevance): for each hand, how many of its trumps rank above all other
+    trumps in play; and those trumps (the cards the counts rest on)."""
     out = np.zeros(4, np.int64)
+    rel = U0
     if trump < 0:
-        return out
+        return out, rel
     tm = SUIT_MASK[trump]
     for q in range(4):
         mine = hands[q] & tm
@@ -105,8 +115,10 @@ def top_trumps(hands, trump):
         for o in range(4):
             if o != q:
                 others |= hands[o] & tm
-        out[q] = _top_run(mine, others)
-    return out
+        run = _top_run(mine, others)
+        rel |= run
+        out[q] = popcount(run)
+    return out, rel
 
 
 @njit
@@ -121,9 +133,11 @@ def others_of(hands, p):
 
 @njit
 def must_win_lead(hands, p):
-    """Whether every card `p` could lead wins the trick, no trump: each of its suits'
-    lowest card is above all other cards of that suit still in play (R20)."""
+    """(bool, relevance): whether every card `p` could lead wins the trick, no trump: each
+    of its suits' lowest card is above all other cards of that suit still in play (R20);
+    the relevance is p's lowest card of each suit that someone else also holds."""
     others = others_of(hands, p)
+    rel = U0
     for s in range(4):
         mine = hands[p] & SUIT_MASK[s]
         if mine == U0:
@@ -133,20 +147,25 @@ def must_win_lead(hands, p):
             continue
         low = mine & (U0 - mine)
         if theirs > low:
-            return False
-    return True
+            return False, U0
+        rel |= low
+    return True, rel
 
 
 @njit
 def holds_bottom_cards(hands, p):
-    """Whether in each suit all of `p`'s cards rank below all other cards still in play."""
+    """(bool, relevance): whether in each suit all of `p`'s cards rank below all other
+    cards still in play; the relevance is p's highest card of each suit others hold too."""
     others = others_of(hands, p)
+    rel = U0
     for s in range(4):
         mine = hands[p] & SUIT_MASK[s]
         theirs = others & SUIT_MASK[s]
-        if mine != U0 and theirs != U0 and mine > (theirs & (U0 - theirs)):
-            return False
-    return True
+        if mine != U0 and theirs != U0:
+            if mine > (theirs & (U0 - theirs)):
+                return False, U0
+            rel |= U1 << np.uint64(63 - leading_zeros(mine))
+    return True, rel
 
 
 @njit
@@ -161,29 +180,39 @@ def can_lead_loser(hands, p):
 
 @njit
 def quick_bounds(hands, leader, trump, maxmask, winmask):
-    """(lower, upper) bounds on the tricks `winmask` takes from here (trick boundary)."""
+    """(lower, upper, relevance): bounds on the tricks `winmask` takes from here (trick
+    boundary), and the cards whose owners they rest on (with every hand's suit lengths).
+
+    Relevance follows kernels.dd_tt: per suit, the cards from the top down to the lowest
+    card of the mask; positions that agree on those owners and on all suit lengths get
+    bounds at least as tight (lower bounds never smaller, upper bounds never larger).
+    """
     r = popcount(hands[leader])
     if maxmask != winmask:
         if trump < 0 and (winmask & (winmask - 1)) == 0:
             declarer = trailing_zeros(np.uint64(winmask))
-            if declarer == leader and must_win_lead(hands, leader):
-                return 1, r  # misère: the declarer on lead cannot avoid this trick
-            if holds_bottom_cards(hands, declarer) and (
-                declarer != leader or can_lead_loser(hands, declarer)
-            ):
-                return 0, 0  # misère: the declarer can never be made to win
-        return 0, r
+            if declarer == leader:
+                must, rel = must_win_lead(hands, leader)
+                if must:
+                    return 1, r, rel  # misère: the declarer on lead cannot avoid this trick
+            bottom, rel = holds_bottom_cards(hands, declarer)
+            if bottom and (declarer != leader or can_lead_loser(hands, declarer)):
+                return 0, 0, rel  # misère: the declarer can never be made to win
+        return 0, r, U0
     lower = 0
     upper = r
+    rel = U0
     if trump >= 0:
-        tops = top_trumps(hands, trump)
+        tops, rel = top_trumps(hands, trump)
         for q in range(4):
             if (maxmask >> q) & 1:
                 lower = max(lower, tops[q])
             else:
                 upper = min(upper, r - tops[q])
     if (maxmask >> leader) & 1:
-        lower = max(lower, sure_tricks(hands, leader, maxmask, trump))
+        sure, srel = sure_tricks(hands, leader, maxmask, trump)
+        lower = max(lower, sure)
     else:
-        upper = min(upper, r - sure_tricks(hands, leader, 15 ^ maxmask, trump))
-    return lower, upper
+        sure, srel = sure_tricks(hands, leader, 15 ^ maxmask, trump)
+        upper = min(upper, r - sure)
+    return lower, upper, rel | srel

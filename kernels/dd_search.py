@@ -17,8 +17,29 @@ import numpy as np
 from kernels.bits import popcount, trailing_zeros
 from kernels.dd_bounds import quick_bounds
 from kernels.dd_moves import order_moves
-from kernels.dd_state import FULL_DECK, U1, bit, sequence_bottoms, trick_winner
-from kernels.dd_tt import code_card, move_code, position_key, tt_lookup, tt_store
+from kernels.dd_state import (
+    FULL_DECK,
+    SUIT_MASK,
+    U0,
+    U1,
+    bit,
+    current_winner_trump,
+    run_above,
+    sequence_bottoms,
+)
+from kernels.dd_tt import (
+    code_card,
+    exact_lookup,
+    exact_store,
+    full_ks,
+    ks_from_relevance,
+    move_code,
+    position_key,
+    position_words,
+    relevance_from_ks,
+    tt_lookup,
+    tt_store,
+)
 from kernels.jit import njit
 
 MAX_PLY = 56
@@ -43,6 +64,19 @@ _DONE_NOSTORE = 4
 
 
 @njit
+def trick_relevance(row, winner_index):
+    """The winning card of a complete trick when it won by rank (another card of its suit
+    was played to the trick), else nothing: a relevance mask (kernels.dd_tt)."""
+    wcard = row[winner_index]
+    ws = wcard // 13
+    n = 0
+    for i in range(4):
+        if row[i] // 13 == ws:
+            n += 1
+    return bit(wcard) if n >= 2 else U0
+
+
+@njit
 def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, moves, scores):
     """True when the maximising seats can make `winmask` take >= `need` of the tricks left.
 
@@ -50,13 +84,28 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     of play. The depth-first search runs on an explicit stack (one row per ply, one per
     trick) rather than by recursion: numba cannot reload a cached self-recursive function.
     `hands` is changed and restored in place.
+
+    Every node's value comes with its *relevance* (kernels.dd_tt): the cards that won a
+    trick by rank anywhere in the part of the tree the value rests on (the cut-off child's
+    line, or every child when none cuts off), plus what bounds and table entries rested on.
+    It is what the table stores, and within a node it prunes moves: once a card of a suit,
+    below every relevant card of that suit, has been tried without a cut-off, every other
+    such card of the suit in that hand gives the same value (the two positions agree on
+    every card that matters) and is skipped.
     """
     tricks = np.zeros((MAX_TRICKS + 1, 4), np.int64)
     leaders = np.zeros(MAX_TRICKS + 2, np.int64)
     needs = np.zeros(MAX_TRICKS + 2, np.int64)
     gones = np.zeros(MAX_TRICKS + 2, np.uint64)
-    k1s = np.zeros(MAX_TRICKS + 2, np.uint64)
-    k2s = np.zeros(MAX_TRICKS + 2, np.uint64)
+    trels = np.zeros(MAX_TRICKS + 2, np.uint64)  # relevance of each completed trick
+    kdist = np.zeros(MAX_TRICKS + 2, np.uint64)
+    kmeta = np.zeros(MAX_TRICKS + 2, np.uint64)
+    kown1 = np.zeros(MAX_TRICKS + 2, np.uint64)
+    kown2 = np.zeros(MAX_TRICKS + 2, np.uint64)
+    kex1 = np.zeros(MAX_TRICKS + 2, np.uint64)
+    kex2 = np.zeros(MAX_TRICKS + 2, np.uint64)
+    rels = np.zeros(MAX_PLY, np.uint64)  # relevance gathered from the children tried so far
+    tried = np.zeros(MAX_PLY, np.uint64)  # cards tried at each ply
     nmov = np.zeros(MAX_PLY, np.int64)
     idx = np.zeros(MAX_PLY, np.int64)
     killers = np.full(MAX_PLY, -1, np.int64)  # last card that cut off at each ply
@@ -67,6 +116,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     ply = 0
     mode = _ENTER
     v = False
+    vrel = U0
     while True:
         ti = ply >> 2
         npl = ply & 3
@@ -85,38 +135,64 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                 r = popcount(hands[ld])
                 if nd <= 0:
                     v = True
+                    vrel = U0
                     mode = _DONE_NOSTORE
                 elif nd > r:
                     v = False
+                    vrel = U0
                     mode = _DONE_NOSTORE
                 elif r == 1:
                     row = tricks[ti]
                     for i in range(4):
                         row[i] = trailing_zeros(hands[(ld + i) & 3])
-                    w = trick_winner(row, ld, trump)
+                    wi = current_winner_trump(row, 4, trump)
+                    w = (ld + wi) & 3
                     v = ((winmask >> w) & 1) >= nd
+                    vrel = trick_relevance(row, wi)
                     mode = _DONE_NOSTORE
                 else:
-                    lo_q, up_q = quick_bounds(hands, ld, trump, maxmask, winmask)
+                    lo_q, up_q, qrel = quick_bounds(hands, ld, trump, maxmask, winmask)
                     if lo_q >= nd:
                         v = True
+                        vrel = qrel
                         mode = _DONE_NOSTORE
                     elif up_q < nd:
                         v = False
+                        vrel = qrel
                         mode = _DONE_NOSTORE
                     if COUNT_NODES and mode == _DONE_NOSTORE:
                         scores[STATS_ROW, 3] += 1
-                    else:
-                        k1, k2 = position_key(hands, ld, trump, maxmask, winmask)
-                        k1s[ti] = k1
-                        k2s[ti] = k2
-                        lo, up, code = tt_lookup(keys, data, k1, k2)
+                    if mode == _NEXT:
+                        dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask, winmask)
+                        kdist[ti] = dist
+                        kmeta[ti] = meta
+                        kown1[ti] = o1
+                        kown2[ti] = o2
+                        k1, k2 = position_key(dist, meta, o1, o2)
+                        kex1[ti] = k1
+                        kex2[ti] = k2
+                        lo, up, kex, code = exact_lookup(keys, data, k1, k2)
+                        klo = kex
+                        kup = kex
+                        if lo < nd <= up:
+                            lo2, klo2, up2, kup2, code2 = tt_lookup(keys, data, dist, meta,
+                                                                    o1, o2)
+                            if lo2 > lo:
+                                lo = lo2
+                                klo = klo2
+                            if up2 < up:
+                                up = up2
+                                kup = kup2
+                            if code == 0:
+                                code = code2
                         first = code_card(hands, code)
                         if lo >= nd:
                             v = True
+                            vrel = relevance_from_ks(hands, klo)
                             mode = _DONE_NOSTORE
                         elif up < nd:
                             v = False
+                            vrel = relevance_from_ks(hands, kup)
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
@@ -125,42 +201,72 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                                         winmask, first, killers[ply], moves[ply], scores[ply])
                 best[ti] = -1
                 idx[ply] = 0
+                rels[ply] = U0
+                tried[ply] = U0
         elif mode == _CHILD:
             c = moves[ply, idx[ply] - 1]
             hands[p] ^= bit(c)
+            if npl == 3:
+                vrel |= trels[ti]
             if v == is_max:
                 killers[ply] = c
                 if npl == 0:
                     best[ti] = c
                 mode = _DONE
             else:
+                # c stood for its whole run of equivalent cards: had another card of the
+                # run been played, the roles would be swapped, so when the run matters
+                # (a card of it is relevant) its lowest card, c, matters too
+                if vrel & run_above(hands[p], c, gones[ti]):
+                    vrel |= bit(c)
+                rels[ply] |= vrel
+                tried[ply] |= bit(c)
                 mode = _NEXT
         if mode == _NEXT:
-            if idx[ply] >= nmov[ply]:
-                v = not is_max
-                mode = _DONE
-            else:
+            c = -1
+            while idx[ply] < nmov[ply]:
                 c = moves[ply, idx[ply]]
                 idx[ply] += 1
+                # skip a card below every relevant card of its suit once another such
+                # card of the suit was tried here (same value, see the doc above), unless
+                # its own run reaches a relevant card (then the run's bottom matters)
+                sm = SUIT_MASK[c // 13]
+                rs = rels[ply] & sm
+                small = sm if rs == U0 else ((rs & (U0 - rs)) - U1) & sm
+                if (bit(c) & small) != U0 and (tried[ply] & small) != U0 and (
+                        rels[ply] & run_above(hands[p], c, gones[ti])) == U0:
+                    c = -1
+                    continue
+                break
+            if c < 0:
+                v = not is_max
+                vrel = rels[ply]
+                mode = _DONE
+            else:
                 hands[p] ^= bit(c)
                 tricks[ti, npl] = c
                 if npl == 3:
                     row = tricks[ti]
-                    w = trick_winner(row, ld, trump)
+                    wi = current_winner_trump(row, 4, trump)
+                    w = (ld + wi) & 3
+                    trels[ti] = trick_relevance(row, wi)
                     leaders[ti + 1] = w
                     needs[ti + 1] = needs[ti] - ((winmask >> w) & 1)
                     gones[ti + 1] = gones[ti] | bit(row[0]) | bit(row[1]) | bit(row[2]) | bit(c)
                 ply += 1
                 mode = _ENTER
                 continue
-        # mode is _DONE or _DONE_NOSTORE: the node at `ply` has value v
+        # mode is _DONE or _DONE_NOSTORE: the node at `ply` has value v, relevance vrel
         if mode == _DONE and npl == 0:
             r = popcount(hands[ld])
             code = 0 if best[ti] < 0 else move_code(hands, best[ti])
-            if v:
-                tt_store(keys, data, k1s[ti], k2s[ti], r, needs[ti], r, code, gen)
-            else:
-                tt_store(keys, data, k1s[ti], k2s[ti], r, 0, needs[ti] - 1, code, gen)
+            kw = ks_from_relevance(hands, vrel)
+            lo = needs[ti] if v else 0
+            up = r if v else needs[ti] - 1
+            exact_store(keys, data, kex1[ti], kex2[ti], kw, r, lo, up, code, gen)
+            if kw != full_ks(hands):
+                tt_store(keys, data, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, r,
+                         lo, up, code, gen)
         if ply == 0:
             return v
         ply -= 1
@@ -183,7 +289,7 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, 
     each cost nearly as much as the final ones).
     """
     gone = gone_of(hands)
-    lo, hi = quick_bounds(hands, leader, trump, maxmask, winmask)
+    lo, hi, _ = quick_bounds(hands, leader, trump, maxmask, winmask)
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
         if search(hands, leader, gone, t, trump, maxmask, winmask, keys, data, gen, moves,

@@ -56,6 +56,22 @@ def sequence_bottoms(cards, gone):
 
 
 @njit
+def run_above(hand, card, gone):
+    """The cards of `hand` equivalent to `card` and ranked above it (its run, see above)."""
+    run = U0
+    top = (card // 13) * 13 + 12
+    c = card + 1
+    while c <= top:
+        b = U1 << np.uint64(c)
+        if hand & b:
+            run |= b
+        elif (gone & b) == U0:
+            break
+        c += 1
+    return run
+
+
+@njit
 def trick_winner(trick, leader, trump):
     """Seat winning a complete trick `trick` (card ids in play order from `leader`), R20."""
     return (leader + current_winner_trump(trick, 4, trump)) & 3

@@ -1,97 +1,254 @@
-"""Transposition table for the double-dummy search: bounds on the tricks still to come.
+"""Transposition table for the double-dummy search: bounds keyed on the ranks that mattered.
 
-Positions are stored only at trick boundaries, keyed on *relative* ranks: in each suit
-the cards still in play are listed from the lowest up and only their owners are kept
-(2 bits each), so positions that differ only by which low cards were already played
-collide, as they must (they are the same game). The key also holds the leader, the trump
-and the two seat masks of the search (who maximises, whose tricks count), so an entry is a
-property of the position alone: it stays valid across trumps, declarers, modes and even
-deals, and no result depends on what the table holds or on thread scheduling; the table
-only saves time.
+Positions are stored at trick boundaries. A stored result is a property of a whole class
+of positions (partition search, Ginsberg 1996; DDS's "winning ranks"): while solving a
+position the search records which cards decided a trick *by rank* (kernels.dd_search),
+and, per suit, only the cards from the top down to the lowest such card must be owned by
+the same hands for the result to carry over. Below that threshold only how many cards of
+the suit each hand holds matters. So an entry holds
 
-Layout: `keys` (size, 2) uint64 and `data` (size,) uint64 with the lower bound in bits
-0..7, the upper bound in 8..15, the tricks left (depth) in 16..23, the best lead in 24..31
-(`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank) and the generation in
-32..63. The best lead is only a hint for move ordering. Buckets of `WAYS` consecutive
-entries; a miss replaces an entry of an older generation first, else the shallowest one
-(cheapest to recompute).
+- `dist`: the suit lengths of every hand (one nibble per hand and suit),
+- `meta`: the leader, the trump and the two seat masks of the search (who maximises,
+  whose tricks count), and `k`, for each suit, how many of its top cards are relevant,
+- the owners (2 bits each) of those top-k cards of each suit, listed from the highest
+  card still in play down (*relative* ranks: cards already played are skipped),
+
+and a position matches it when its suit lengths, leader, trump and masks are equal and its
+owners of the top k cards of every suit are the same. A result is thus a property of the
+position class alone: it stays valid across trumps, declarers, modes and deals, and no
+answer depends on what the table holds or on thread scheduling; the table only saves time.
+
+Relevance travels through the search as a card mask whose lowest card in each suit is the
+threshold (`ks_from_relevance` and `relevance_from_ks` convert at the table boundary).
+
+Layout: `keys` (size, 4) uint64 = (dist, meta, owners of suits 0-1, owners of suits 2-3),
+`data` (size,) uint64 with the lower bound in bits 0..7, the upper bound in 8..15, the
+tricks left (depth) in 16..23, the best lead in 24..31 (`move_code`: 0 for none, else
+0x80 | suit << 4 | relative rank) and the generation in 32..63. The best lead is only a
+hint for move ordering. All entries of one (dist, leader, trump, masks) class go to one
+bucket of `WAYS` consecutive entries, so a lookup scans one bucket; a store replaces an
+entry of an older generation first, else the shallowest one (cheapest to recompute).
 """
 
 import numpy as np
 
-from kernels.bits import popcount, trailing_zeros
+from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_state import SUIT_MASK, U0, U1
 from kernels.jit import njit
 
-WAYS = 4
-ENTRY_BYTES = 24
+WAYS = 8
+ENTRY_BYTES = 40
+META_MASK = np.uint64(0x1FFF)  # leader, trump, maxmask, winmask; the k nibbles sit above
+K_SHIFT = np.uint64(16)
+OWNER_BITS = np.uint64(26)  # 13 cards x 2 bits per suit
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _FF = np.uint64(0xFF)
+_F = np.uint64(0xF)
 
 
 def entries_for(mib):
     """Number of entries (a power of two, at least one bucket) that fit in `mib` MiB."""
-    n = max(WAYS, int(mib * (1 << 20)) // ENTRY_BYTES)
+    n = max(2 * WAYS, int(mib * (1 << 20)) // ENTRY_BYTES)
     return 1 << (n.bit_length() - 1)
 
 
 def new_table(mib):
     """A fresh empty table of about `mib` MiB: (keys, data)."""
     n = entries_for(mib)
-    return np.zeros((n, 2), dtype=np.uint64), np.zeros(n, dtype=np.uint64)
+    return np.zeros((n, 4), dtype=np.uint64), np.zeros(n, dtype=np.uint64)
 
 
 @njit
-def _suit_code(hands, suit):
-    """Owners of the cards of `suit` still in play, lowest first, 2 bits each, plus a sentinel."""
-    shift = np.uint64(13 * suit)
-    h0 = (hands[0] >> shift) & np.uint64(0x1FFF)
-    h1 = (hands[1] >> shift) & np.uint64(0x1FFF)
-    h2 = (hands[2] >> shift) & np.uint64(0x1FFF)
-    h3 = (hands[3] >> shift) & np.uint64(0x1FFF)
-    present = h0 | h1 | h2 | h3
-    lo = U0  # owner bit 0 (seats 1, 3)
-    hi = U0  # owner bit 1 (seats 2, 3)
+def _suit_owners(hands, suit):
+    """Owners of the cards of `suit` still in play, highest first, 2 bits each."""
+    sm = SUIT_MASK[suit]
+    odd = (hands[1] | hands[3]) & sm  # owner bit 0: seats 1, 3
+    upper = (hands[2] | hands[3]) & sm  # owner bit 1: seats 2, 3
+    present = (hands[0] | hands[1] | hands[2] | hands[3]) & sm
+    code = U0
     i = np.uint64(0)
-    odd = h1 | h3
-    upper = h2 | h3
     while present:
-        b = present & (U0 - present)
+        b = U1 << np.uint64(63 - leading_zeros(present))
         present ^= b
         if odd & b:
-            lo |= U1 << i
+            code |= U1 << i
         if upper & b:
-            hi |= U1 << i
-        i += U1
-    return lo | (hi << i) | (U1 << (i + i))
+            code |= U1 << (i + U1)
+        i += np.uint64(2)
+    return code
 
 
 @njit
-def position_key(hands, leader, trump, maxmask, winmask):
-    """The two key words of a trick-boundary position (relative ranks, see module doc)."""
-    k1 = (
-        _suit_code(hands, 0)
-        | (_suit_code(hands, 1) << np.uint64(27))
-        | (np.uint64(leader) << np.uint64(54))
-        | (np.uint64(trump + 1) << np.uint64(56))
-    )
-    k2 = (
-        _suit_code(hands, 2)
-        | (_suit_code(hands, 3) << np.uint64(27))
-        | (np.uint64(maxmask) << np.uint64(54))
-        | (np.uint64(winmask) << np.uint64(58))
-    )
+def position_words(hands, leader, trump, maxmask, winmask):
+    """(dist, meta, owners01, owners23) of a trick-boundary position (see module doc)."""
+    dist = U0
+    for q in range(4):
+        for s in range(4):
+            n = np.uint64(popcount(hands[q] & SUIT_MASK[s]))
+            dist |= n << np.uint64(16 * q + 4 * s)
+    meta = (np.uint64(leader) | (np.uint64(trump + 1) << np.uint64(2))
+            | (np.uint64(maxmask) << np.uint64(5)) | (np.uint64(winmask) << np.uint64(9)))
+    o1 = _suit_owners(hands, 0) | (_suit_owners(hands, 1) << OWNER_BITS)
+    o2 = _suit_owners(hands, 2) | (_suit_owners(hands, 3) << OWNER_BITS)
+    return dist, meta, o1, o2
+
+
+@njit
+def ks_from_relevance(hands, rel):
+    """k nibbles: per suit, the cards in play at or above the lowest relevant card of `rel`."""
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    kw = U0
+    for s in range(4):
+        r = rel & SUIT_MASK[s]
+        if r != U0:
+            low = r & (U0 - r)
+            k = popcount(present & SUIT_MASK[s] & ~(low - U1))
+            kw |= np.uint64(k) << np.uint64(4 * s)
+    return kw
+
+
+@njit
+def full_ks(hands):
+    """k nibbles with every card in play relevant (the class is the exact position)."""
+    kw = U0
+    for s in range(4):
+        n = popcount((hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[s])
+        kw |= np.uint64(n) << np.uint64(4 * s)
+    return kw
+
+
+@njit
+def relevance_from_ks(hands, kw):
+    """Relevance mask of k nibbles: per suit, the k-th highest card still in play."""
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    rel = U0
+    for s in range(4):
+        k = np.int64((kw >> np.uint64(4 * s)) & _F)
+        if k == 0:
+            continue
+        m = present & SUIT_MASK[s]
+        for _ in range(k - 1):
+            m ^= U1 << np.uint64(63 - leading_zeros(m))
+        rel |= U1 << np.uint64(63 - leading_zeros(m))
+    return rel
+
+
+@njit
+def _owner_masks(kw):
+    """Masks of the owner bits of the top-k cards of each suit, for both owner words."""
+    m = np.zeros(2, np.uint64)
+    for s in range(4):
+        k = (kw >> np.uint64(4 * s)) & _F
+        bits = (U1 << (k + k)) - U1
+        if s & 1:
+            bits <<= OWNER_BITS
+        m[s >> 1] |= bits
+    return m[0], m[1]
+
+
+@njit
+def _bucket(keys, a, b, half):
+    """First entry index of the bucket of key words (a, b) in half `half` of the table
+    (0: exact positions, 1: position classes)."""
+    h = (a * _M1) ^ ((b ^ (b >> np.uint64(29))) * _M2)
+    h ^= h >> np.uint64(29)
+    h *= _M1
+    h ^= h >> np.uint64(32)
+    nb = np.uint64(keys.shape[0] // (2 * WAYS))
+    return (np.int64(h & (nb - U1)) + half * np.int64(nb)) * WAYS
+
+
+@njit
+def _kmax(a, b):
+    """Per-suit maximum of two k-nibble words (the union of two relevances)."""
+    out = U0
+    for s in range(4):
+        sh = np.uint64(4 * s)
+        out |= max((a >> sh) & _F, (b >> sh) & _F) << sh
+    return out
+
+
+@njit
+def _pack(lower, upper, depth, move, gen):
+    return (np.uint64(lower) | (np.uint64(upper) << np.uint64(8))
+            | (np.uint64(depth) << np.uint64(16)) | (np.uint64(move) << np.uint64(24))
+            | (np.uint64(gen) << np.uint64(32)))
+
+
+@njit
+def _victim(keys, data, base, g):
+    """Entry of a bucket to overwrite: empty, else an older generation, else the shallowest."""
+    victim = base
+    victim_cost = 1 << 40
+    for w in range(WAYS):
+        i = base + w
+        d = data[i]
+        if keys[i, 0] == U0 and keys[i, 1] == U0:
+            return i
+        if (d >> np.uint64(32)) != g:
+            cost = np.int64((d >> np.uint64(16)) & _FF)
+        else:
+            cost = 64 + np.int64((d >> np.uint64(16)) & _FF)
+        if cost < victim_cost:
+            victim_cost = cost
+            victim = i
+    return victim
+
+
+@njit
+def position_key(dist, meta, o1, o2):
+    """The two key words of one exact position (relative ranks) for the exact half: each
+    suit's owner code with a sentinel bit above it (so its length is part of it), then the
+    leader, trump and seat masks."""
+    n = np.zeros(4, np.uint64)
+    for q in range(4):
+        for s in range(4):
+            n[s] += (dist >> np.uint64(16 * q + 4 * s)) & _F
+    low26 = np.uint64((1 << 26) - 1)
+    c0 = (o1 & low26) | (U1 << (n[0] + n[0]))
+    c1 = (o1 >> OWNER_BITS) | (U1 << (n[1] + n[1]))
+    c2 = (o2 & low26) | (U1 << (n[2] + n[2]))
+    c3 = (o2 >> OWNER_BITS) | (U1 << (n[3] + n[3]))
+    k1 = c0 | (c1 << np.uint64(27)) | ((meta & np.uint64(0x1F)) << np.uint64(54))
+    k2 = c2 | (c3 << np.uint64(27)) | ((meta >> np.uint64(5)) << np.uint64(54))
     return k1, k2
 
 
 @njit
-def _bucket(keys, k1, k2):
-    """First entry index of the bucket of a key."""
-    h = (k1 * _M1) ^ ((k2 ^ (k2 >> np.uint64(29))) * _M2)
-    h ^= h >> np.uint64(32)
-    nb = np.uint64(keys.shape[0] // WAYS)
-    return np.int64(h & (nb - U1)) * WAYS
+def exact_lookup(keys, data, k1, k2):
+    """(lower, upper, k nibbles, move code) of an exact position; (0, 13, 0, 0) if absent."""
+    base = _bucket(keys, k1, k2, 0)
+    for w in range(WAYS):
+        i = base + w
+        if keys[i, 0] == k1 and keys[i, 1] == k2:
+            d = data[i]
+            return (np.int64(d & _FF), np.int64((d >> np.uint64(8)) & _FF), keys[i, 2],
+                    np.int64((d >> np.uint64(24)) & _FF))
+    return 0, 13, U0, 0
+
+
+@njit
+def exact_store(keys, data, k1, k2, kw, depth, lower, upper, move, gen):
+    """Merge bounds, their relevance (`kw`, united with the stored one) and a best-move
+    code (0: keep) into the exact entry of a position."""
+    base = _bucket(keys, k1, k2, 0)
+    g = np.uint64(gen)
+    for w in range(WAYS):
+        i = base + w
+        if keys[i, 0] == k1 and keys[i, 1] == k2:
+            d = data[i]
+            lo = max(np.int64(d & _FF), lower)
+            up = min(np.int64((d >> np.uint64(8)) & _FF), upper)
+            mv = move if move != 0 else np.int64((d >> np.uint64(24)) & _FF)
+            data[i] = _pack(lo, up, depth, mv, g)
+            keys[i, 2] = _kmax(keys[i, 2], kw)
+            return
+    i = _victim(keys, data, base, g)
+    keys[i, 0] = k1
+    keys[i, 1] = k2
+    keys[i, 2] = kw
+    data[i] = _pack(lower, upper, depth, move, g)
 
 
 @njit
@@ -119,56 +276,61 @@ def code_card(hands, code):
 
 
 @njit
-def tt_lookup(keys, data, k1, k2):
-    """(lower, upper, move code) stored for the key, or (0, 13, 0) when absent."""
-    base = _bucket(keys, k1, k2)
+def tt_lookup(keys, data, dist, meta, o1, o2):
+    """Best bounds over the entries matching a position: (lower, k of lower, upper, k of
+    upper, move code); (0, 0, 13, 0, 0) when none matches."""
+    base = _bucket(keys, dist, meta, 1)
+    lo = 0
+    klo = U0
+    up = 13
+    kup = U0
+    code = 0
     for w in range(WAYS):
         i = base + w
-        if keys[i, 0] == k1 and keys[i, 1] == k2:
-            d = data[i]
-            return (np.int64(d & _FF), np.int64((d >> np.uint64(8)) & _FF),
-                    np.int64((d >> np.uint64(24)) & _FF))
-    return 0, 13, 0
+        em = keys[i, 1]
+        if keys[i, 0] != dist or (em & META_MASK) != meta:
+            continue
+        kw = em >> K_SHIFT
+        m1, m2 = _owner_masks(kw)
+        if (o1 & m1) != keys[i, 2] or (o2 & m2) != keys[i, 3]:
+            continue
+        d = data[i]
+        elo = np.int64(d & _FF)
+        eup = np.int64((d >> np.uint64(8)) & _FF)
+        if elo > lo:
+            lo = elo
+            klo = kw
+        if eup < up:
+            up = eup
+            kup = kw
+        mv = np.int64((d >> np.uint64(24)) & _FF)
+        if mv != 0:
+            code = mv
+    return lo, klo, up, kup, code
 
 
 @njit
-def tt_store(keys, data, k1, k2, depth, lower, upper, move, gen):
-    """Merge bounds (lower, upper) and a best-move code (0: keep) into the table."""
-    base = _bucket(keys, k1, k2)
+def tt_store(keys, data, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
+    """Merge bounds (lower, upper) and a best-move code (0: keep) for the class of positions
+    sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit."""
+    base = _bucket(keys, dist, meta, 1)
+    m1, m2 = _owner_masks(kw)
+    e1 = o1 & m1
+    e2 = o2 & m2
+    em = meta | (kw << K_SHIFT)
     g = np.uint64(gen)
-    victim = base
-    victim_cost = 1 << 40
     for w in range(WAYS):
         i = base + w
-        d = data[i]
-        if keys[i, 0] == k1 and keys[i, 1] == k2:
+        if keys[i, 0] == dist and keys[i, 1] == em and keys[i, 2] == e1 and keys[i, 3] == e2:
+            d = data[i]
             lo = max(np.int64(d & _FF), lower)
             up = min(np.int64((d >> np.uint64(8)) & _FF), upper)
             mv = move if move != 0 else np.int64((d >> np.uint64(24)) & _FF)
-            data[i] = (
-                np.uint64(lo)
-                | (np.uint64(up) << np.uint64(8))
-                | (np.uint64(depth) << np.uint64(16))
-                | (np.uint64(mv) << np.uint64(24))
-                | (g << np.uint64(32))
-            )
+            data[i] = _pack(lo, up, depth, mv, g)
             return
-        # cost of losing this entry: empty < older generation < shallow < deep
-        if keys[i, 0] == U0:
-            cost = -1
-        elif (d >> np.uint64(32)) != g:
-            cost = np.int64((d >> np.uint64(16)) & _FF)
-        else:
-            cost = 64 + np.int64((d >> np.uint64(16)) & _FF)
-        if cost < victim_cost:
-            victim_cost = cost
-            victim = base + w
-    keys[victim, 0] = k1
-    keys[victim, 1] = k2
-    data[victim] = (
-        np.uint64(lower)
-        | (np.uint64(upper) << np.uint64(8))
-        | (np.uint64(depth) << np.uint64(16))
-        | (np.uint64(move) << np.uint64(24))
-        | (g << np.uint64(32))
-    )
+    i = _victim(keys, data, base, g)
+    keys[i, 0] = dist
+    keys[i, 1] = em
+    keys[i, 2] = e1
+    keys[i, 3] = e2
+    data[i] = _pack(lower, upper, depth, move, g)

@@ -18,11 +18,11 @@ def test_quick_bounds_bracket_exact_values_all_modes():
         leader = rng.randint(0, 3)
         mask = rng.choice([1, 2, 4, 8, 5, 10, 7])
         arr = np.array(hands, np.uint64)
-        lo, up = quick_bounds(arr, leader, trump, mask, mask)
+        lo, up, _ = quick_bounds(arr, leader, trump, mask, mask)
         v = brute_value(hands, trump, leader, mask, mask)
         assert lo <= v <= up, (hands, trump, leader, mask, lo, v, up)
         d = rng.randint(0, 3)
-        lo, up = quick_bounds(arr, leader, -1, 15 ^ (1 << d), 1 << d)
+        lo, up, _ = quick_bounds(arr, leader, -1, 15 ^ (1 << d), 1 << d)
         v = brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d)
         assert lo <= v <= up
 
@@ -34,17 +34,17 @@ def test_sure_tricks_cash_top_run_no_trump():
     s = (1 << 9) | (1 << 1) | (1 << 15)
     w = (1 << 8) | (1 << 2) | (1 << 16)
     arr = np.array([n, e, s, w], np.uint64)
-    assert sure_tricks(arr, 0, 1, -1) == 3
+    assert sure_tricks(arr, 0, 1, -1)[0] == 3
     # clubs trump, W holds one spade, one club, one heart: W ruffs the second spade, so
     # only one side suit is cashed first, as far as W follows: one trick
     arr2 = np.array([n, e, s, (1 << 8) | (1 << 39) | (1 << 16)], np.uint64)
-    assert sure_tricks(arr2, 0, 1, 3) == 1
-    assert top_trumps(arr2, 3)[3] == 1
+    assert sure_tricks(arr2, 0, 1, 3)[0] == 1
+    assert top_trumps(arr2, 3)[0][3] == 1
 
 
 def test_must_win_lead_in_misere():
     # declarer N holds only the spade ace; E, S, W hold lower spades: it must win
     arr = np.array([1 << 12, 1 << 0, 1 << 1, 1 << 2], np.uint64)
-    assert must_win_lead(arr, 0)
+    assert must_win_lead(arr, 0)[0]
     arr = np.array([1 << 5, 1 << 12, 1 << 1, 1 << 2], np.uint64)
-    assert not must_win_lead(arr, 0)
+    assert not must_win_lead(arr, 0)[0]

@@ -192,3 +192,46 @@ def test_transposition_table_reuse_across_modes_keeps_results(work):
             assert got == brute_value(hands, trump, leader, me, me)
         got = solve_misere_job(arr, declarer, leader, keys, data)
         assert got == (brute_value(hands, -1, leader, 15 ^ me, me) == 0)
+
+
+def _shuffle_small_cards(hands, rng, below):
+    """The same suit lengths per hand, with the cards of rank < `below` of each suit dealt
+    anew among the hands holding them: a position that often shares a stored class
+    (kernels.dd_tt) with `hands` without being equal to it."""
+    new = [0, 0, 0, 0]
+    for s in range(4):
+        small, owners = [], []
+        for q in range(4):
+            for r in range(13):
+                c = 13 * s + r
+                if hands[q] >> c & 1:
+                    if r < below:
+                        small.append(c)
+                        owners.append(q)
+                    else:
+                        new[q] |= 1 << c
+        rng.shuffle(owners)
+        for c, q in zip(small, owners):
+            new[q] |= 1 << c
+    return new
+
+
+def test_r20_stored_classes_carry_over_only_where_ranks_do_not_matter():
+    """Positions differing only in who holds the small cards share one table: answers that
+    rest on the relevant (winning) ranks are reused, and every answer still equals the
+    brute force (R19, R20, misère R15/R21), whatever the table already held."""
+    rng = random.Random(31)
+    keys, data = new_table(1)
+    for _ in range(sized(40, 300)):
+        base = random_ending(rng, rng.randint(3, 5))
+        trump = rng.randint(-1, 3)
+        leader = rng.randint(0, 3)
+        d = rng.randint(0, 3)
+        for _ in range(4):
+            hands = _shuffle_small_cards(base, rng, rng.randint(4, 9))
+            arr = np.array(hands, np.uint64)
+            got = solve_value_job(arr, leader, trump, 1 << d, keys, data)
+            assert got == brute_value(hands, trump, leader, 1 << d, 1 << d), (hands, trump, d)
+            got = solve_misere_job(arr, d, leader, keys, data)
+            want = brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d) == 0
+            assert got == want, (hands, d, leader)

@@ -1,48 +1,81 @@
-"""kernels.dd_tt: relative-rank keys and bound storage."""
+"""kernels.dd_tt: position classes (suit lengths + owners of the relevant top cards) and
+bound storage."""
 
 import numpy as np
 
 from kernels.dd_tt import (
     code_card,
     entries_for,
+    ks_from_relevance,
     move_code,
     new_table,
-    position_key,
+    position_words,
+    relevance_from_ks,
     tt_lookup,
     tt_store,
 )
+
+ALL = np.uint64(0xFFFF)  # k = 15 in every suit: more than any suit holds, so every card
 
 
 def _hands(*masks):
     return np.array(masks, np.uint64)
 
 
-def test_keys_collide_for_positions_equal_in_relative_ranks():
+def test_words_equal_for_positions_equal_in_relative_ranks():
     # N: SA, E: SK, S: SQ, W: SJ   vs   N: SA, E: SQ, S: SJ, W: S9 once SK and ST are gone
     a = _hands(1 << 12, 1 << 11, 1 << 10, 1 << 9)
     b = _hands(1 << 12, 1 << 10, 1 << 9, 1 << 7)
-    assert position_key(a, 0, 1, 1, 1) == position_key(b, 0, 1, 1, 1)
-    c = _hands(1 << 11, 1 << 12, 1 << 10, 1 << 9)  # owners differ
-    assert position_key(a, 0, 1, 1, 1) != position_key(c, 0, 1, 1, 1)
+    assert position_words(a, 0, 1, 1, 1) == position_words(b, 0, 1, 1, 1)
+    c = _hands(1 << 11, 1 << 12, 1 << 10, 1 << 9)  # owners differ, lengths do not
+    wa, wc = position_words(a, 0, 1, 1, 1), position_words(c, 0, 1, 1, 1)
+    assert wa[:2] == wc[:2] and wa[2] != wc[2]
 
 
-def test_keys_hold_leader_trump_and_masks():
+def test_words_hold_leader_trump_and_masks():
     a = _hands(1 << 12, 1 << 11, 1 << 10, 1 << 9)
-    base = position_key(a, 0, 1, 1, 1)
-    assert position_key(a, 1, 1, 1, 1) != base
-    assert position_key(a, 0, -1, 1, 1) != base
-    assert position_key(a, 0, 1, 14, 1) != base
-    assert position_key(a, 0, 1, 5, 5) != base
+    base = position_words(a, 0, 1, 1, 1)
+    for other in ((1, 1, 1, 1), (0, -1, 1, 1), (0, 1, 14, 1), (0, 1, 5, 5)):
+        assert position_words(a, *other)[1] != base[1]
+
+
+def test_relevance_round_trip_keeps_the_lowest_relevant_card_per_suit():
+    # spades: N A, E K, S Q, W 2; hearts: N 3, E 5, S 7, W 9
+    hands = _hands((1 << 12) | (1 << 14), (1 << 11) | (1 << 16), (1 << 10) | (1 << 18),
+                   (1 << 0) | (1 << 20))
+    rel = np.uint64((1 << 11) | (1 << 12) | (1 << 16))  # S K (and A), H 5
+    kw = ks_from_relevance(hands, rel)
+    assert kw & 0xF == 2 and (kw >> 4) & 0xF == 3 and kw >> 8 == 0
+    assert relevance_from_ks(hands, kw) == np.uint64((1 << 11) | (1 << 16))
+
+
+def test_entry_matches_every_position_agreeing_on_relevant_cards_only():
+    # the top spade (A) matters: N holds it in both; the small spades are placed differently
+    a = _hands((1 << 12) | (1 << 3), 1 << 5, 1 << 4, 1 << 2)
+    b = _hands((1 << 12) | (1 << 5), 1 << 2, 1 << 3, 1 << 4)
+    wrong = _hands((1 << 11) | (1 << 3), 1 << 12, 1 << 4, 1 << 2)  # E holds the ace
+    keys, data = new_table(1)
+    dist, meta, o1, o2 = position_words(a, 0, -1, 1, 1)
+    kw = ks_from_relevance(a, np.uint64(1 << 12))
+    tt_store(keys, data, dist, meta, o1, o2, kw, 2, 1, 2, 0, 1)
+    lo, klo, up, _, _ = tt_lookup(keys, data, *position_words(b, 0, -1, 1, 1))
+    assert (lo, up) == (1, 2) and klo == kw
+    assert tt_lookup(keys, data, *position_words(wrong, 0, -1, 1, 1))[:3:2] == (0, 13)
+    # every card relevant: only the very same position (in relative ranks) matches
+    tt_store(keys, data, dist, meta, o1, o2, ALL, 2, 2, 2, 0, 1)
+    assert tt_lookup(keys, data, dist, meta, o1, o2)[0] == 2
+    assert tt_lookup(keys, data, *position_words(b, 0, -1, 1, 1))[0] == 1
 
 
 def test_store_merges_bounds_and_lookup_misses_unknown_keys():
     keys, data = new_table(1)
     assert keys.shape[0] == entries_for(1)
-    k1, k2 = np.uint64(12345), np.uint64(678)
-    assert tt_lookup(keys, data, k1, k2) == (0, 13, 0)
-    tt_store(keys, data, k1, k2, 5, 2, 5, 0, 1)
-    tt_store(keys, data, k1, k2, 5, 0, 3, 0x85, 1)
-    assert tt_lookup(keys, data, k1, k2) == (2, 3, 0x85)
+    w = (np.uint64(12345), np.uint64(6), np.uint64(77), np.uint64(88))
+    assert tt_lookup(keys, data, *w) == (0, 0, 13, 0, 0)
+    tt_store(keys, data, *w, ALL, 5, 2, 5, 0, 1)
+    tt_store(keys, data, *w, ALL, 5, 0, 3, 0x85, 1)
+    lo, _, up, _, code = tt_lookup(keys, data, *w)
+    assert (lo, up, code) == (2, 3, 0x85)
 
 
 def test_replacement_keeps_table_consistent_under_pressure():
@@ -50,13 +83,14 @@ def test_replacement_keeps_table_consistent_under_pressure():
     stored = {}
     rng = np.random.default_rng(1)
     for i in range(5000):
-        k1, k2 = np.uint64(rng.integers(1, 1 << 62)), np.uint64(rng.integers(1, 1 << 62))
+        w = tuple(np.uint64(x) for x in rng.integers(1, 1 << 52, size=4))
         lo = int(rng.integers(0, 5))
-        tt_store(keys, data, k1, k2, 5, lo, lo + 2, 0, 1 + i // 100)
-        stored[(int(k1), int(k2))] = (lo, lo + 2)
-    for k1, k2 in stored:
-        lo, up, _ = tt_lookup(keys, data, np.uint64(k1), np.uint64(k2))
-        assert (lo, up) in ((0, 13), stored[(k1, k2)])
+        tt_store(keys, data, w[0], w[1] & np.uint64(0x1FFF), w[2], w[3], ALL, 5, lo, lo + 2,
+                 0, 1 + i // 100)
+        stored[w] = (lo, lo + 2)
+    for w, bounds in stored.items():
+        lo, _, up, _, _ = tt_lookup(keys, data, w[0], w[1] & np.uint64(0x1FFF), w[2], w[3])
+        assert (lo, up) in ((0, 13), bounds)
 
 
 def test_move_code_round_trip():
