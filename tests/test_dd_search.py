@@ -211,7 +211,7 @@ def _shuffle_small_cards(hands, rng, below):
                     else:
                         new[q] |= 1 << c
         rng.shuffle(owners)
-        for c, q in zip(small, owners):
+        for c, q in zip(small, owners, strict=True):
             new[q] |= 1 << c
     return new
 
