@@ -222,8 +222,8 @@ def test_r20_stored_classes_carry_over_only_where_ranks_do_not_matter():
     brute force (R19, R20, misère R15/R21), whatever the table already held."""
     rng = random.Random(31)
     keys, data = new_table(1)
-    for _ in range(sized(40, 300)):
-        base = random_ending(rng, rng.randint(3, 5))
+    for _ in range(sized(150, 600)):
+        base = random_ending(rng, rng.randint(3, 4))
         trump = rng.randint(-1, 3)
         leader = rng.randint(0, 3)
         d = rng.randint(0, 3)
