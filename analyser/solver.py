@@ -32,15 +32,15 @@ DEFENDER_DISCARDS = {"highest": 0}
 
 _FULL = (1 << 52) - 1
 # Transposition-table memory: per table, and at most per process (all tables together).
-_TABLE_MIB = 32
-_PROCESS_MIB = 256
+_TABLE_MIB = 256
+_PROCESS_MIB = 1024
 
 
 class SolverInputError(CardError):
     """A deal, seat, trump, side or policy the solver cannot accept; names the field."""
 
 
-def set_table_memory(per_table_mib=32, per_process_mib=256):
+def set_table_memory(per_table_mib=256, per_process_mib=1024):
     """Configure transposition-table sizes (MiB per table, MiB for all tables of a process)."""
     global _TABLE_MIB, _PROCESS_MIB
     if per_table_mib <= 0 or per_process_mib <= 0:

@@ -122,6 +122,35 @@ def top_trumps(hands, trump):
 
 
 @njit
+def trump_length_tricks(hands, d, trump):
+    """(tricks, relevance): trump tricks seat `d`, playing alone, takes whatever happens.
+
+    Each of d's trumps is played some time and then loses only to a higher trump in the
+    same trick (R20: led in trumps, a ruff, or a lead); each opposing trump is played to
+    one trick, where d plays one card, so it beats at most one of d's trumps. d thus
+    takes at least its trump count minus the largest matching of opposing trumps to
+    lower trumps of d (found greedily: each opposing trump, lowest first, takes d's
+    lowest trump still unmatched below it). It rests on the owners of the trumps from the
+    top down to d's lowest one; lower trumps beat none of d's.
+    """
+    tm = SUIT_MASK[trump]
+    mine = hands[d] & tm
+    if mine == U0:
+        return 0, U0
+    theirs = others_of(hands, d) & tm
+    unmatched = mine
+    m = 0
+    while theirs != U0 and unmatched != U0:
+        h = theirs & (U0 - theirs)
+        theirs ^= h
+        c = unmatched & (U0 - unmatched)
+        if h > c:
+            m += 1
+            unmatched ^= c
+    return popcount(mine) - m, mine & (U0 - mine)
+
+
+@njit
 def others_of(hands, p):
     """All cards still in play outside `p`'s hand."""
     others = U0
@@ -209,6 +238,11 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
                 lower = max(lower, tops[q])
             else:
                 upper = min(upper, r - tops[q])
+        if (maxmask & (maxmask - 1)) == 0:  # one seat alone (a Boston declarer)
+            long_t, lrel = trump_length_tricks(hands, trailing_zeros(np.uint64(maxmask)), trump)
+            if long_t > lower:
+                lower = long_t
+                rel |= lrel
     if (maxmask >> leader) & 1:
         sure, srel = sure_tricks(hands, leader, maxmask, trump)
         lower = max(lower, sure)
