@@ -4,7 +4,13 @@ import random
 
 import numpy as np
 
-from kernels.dd_bounds import must_win_lead, quick_bounds, sure_tricks, top_trumps
+from kernels.dd_bounds import (
+    must_win_lead,
+    quick_bounds,
+    sure_tricks,
+    top_trumps,
+    trump_length_tricks,
+)
 from tests.conftest import sized
 from tests.test_dd_search import brute_value, random_ending
 
@@ -48,3 +54,18 @@ def test_must_win_lead_in_misere():
     assert must_win_lead(arr, 0)[0]
     arr = np.array([1 << 5, 1 << 12, 1 << 1, 1 << 2], np.uint64)
     assert not must_win_lead(arr, 0)[0]
+
+
+def test_r20_lone_declarer_keeps_the_trumps_higher_opposing_trumps_cannot_all_beat():
+    # spades trump: N holds S5432, the defenders one higher trump each (A, K, Q) and hearts.
+    # Each opposing trump beats at most one of N's, so one of N's four trumps must win.
+    s = lambda *r: sum(1 << x for x in r)  # noqa: E731
+    hands = [s(3, 2, 1, 0), s(12, 14, 15, 16), s(11, 17, 18, 19), s(10, 20, 21, 22)]
+    arr = np.array(hands, np.uint64)
+    tricks, rel = trump_length_tricks(arr, 0, 0)
+    assert tricks == 1 and rel == np.uint64(1)  # rests on the trumps down to N's S2
+    assert quick_bounds(arr, 1, 0, 1, 1)[0] >= 1
+    assert brute_value(hands, 0, 1, 1, 1) >= 1
+    # give W a fourth spade above N's lowest (the S6 for a heart): the bound falls to 0
+    hands[3] = s(10, 4, 21, 22)
+    assert trump_length_tricks(np.array(hands, np.uint64), 0, 0)[0] == 0
