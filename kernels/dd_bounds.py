@@ -58,11 +58,7 @@ def sure_tricks(hands, p, side, trump):
         mine = hands[p] & sm
         if mine == U0:
             continue
-        others = U0
-        for q in range(4):
-            if q != p:
-                others |= hands[q] & sm
-        run = _top_run(mine, others)
+        run = _top_run(mine, others_of(hands, p) & sm)
         rel |= run
         runs[s] = popcount(run)
     if trump < 0:
@@ -111,11 +107,7 @@ def top_trumps(hands, trump):
         mine = hands[q] & tm
         if mine == U0:
             continue
-        others = U0
-        for o in range(4):
-            if o != q:
-                others |= hands[o] & tm
-        run = _top_run(mine, others)
+        run = _top_run(mine, others_of(hands, q) & tm)
         rel |= run
         out[q] = popcount(run)
     return out, rel
