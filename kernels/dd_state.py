@@ -78,20 +78,6 @@ def trick_winner(trick, leader, trump):
 
 
 @njit
-def current_winner(trick, nplayed):
-    """Index (in play order) of the card now winning a partial trick (no trump here)."""
-    best = 0
-    best_card = trick[0]
-    best_suit = best_card // 13
-    for i in range(1, nplayed):
-        c = trick[i]
-        if c // 13 == best_suit and c > best_card:
-            best = i
-            best_card = c
-    return best
-
-
-@njit
 def current_winner_trump(trick, nplayed, trump):
     """Index (in play order) of the card now winning a partial trick with `trump` (R20)."""
     best = 0
@@ -121,15 +107,6 @@ def legal_moves(hand, trick, nplayed):
     if follow != U0:
         return follow
     return hand
-
-
-@njit
-def tricks_left(hands, leader, nplayed):
-    """Tricks still to be completed, the current one included."""
-    r = popcount(hands[leader])
-    if nplayed > 0:
-        r += 1
-    return r
 
 
 @njit
