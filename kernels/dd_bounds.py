@@ -49,56 +49,56 @@ def sure_tricks(hands, p, side, trump):
 
     The count never decreases when the top runs grow and every hand keeps its suit
     lengths, so the runs are all a transposition-table entry needs to hold (kernels.dd_tt).
+    Scalars only, no arrays: this runs at every trick boundary of the search.
     """
     r = popcount(hands[p])
-    runs = np.zeros(4, np.int64)
+    others = others_of(hands, p)
     rel = U0
+    run_t = 0
+    if trump >= 0:
+        run = _top_run(hands[p] & SUIT_MASK[trump], others & SUIT_MASK[trump])
+        rel |= run
+        run_t = popcount(run)
+    tm = SUIT_MASK[trump] if trump >= 0 else U0
+    # opponents who keep a trump after the top trumps are cashed (none without trumps)
+    undrawn = U0
+    for q in range(4):
+        if ((side >> q) & 1) == 0 and popcount(hands[q] & tm) > run_t:
+            undrawn |= U1 << np.uint64(q)
+    side_total = 0
+    side_best = 0
     for s in range(4):
+        if s == trump:
+            continue
         sm = SUIT_MASK[s]
         mine = hands[p] & sm
         if mine == U0:
             continue
-        run = _top_run(mine, others_of(hands, p) & sm)
+        run = _top_run(mine, others & sm)
         rel |= run
-        runs[s] = popcount(run)
-    if trump < 0:
-        total = runs[0] + runs[1] + runs[2] + runs[3]
-        return min(total, r), rel
-    tm = SUIT_MASK[trump]
-    run_t = runs[trump]
-    side_total = 0
-    for s in range(4):
-        if s != trump:
-            side_total += runs[s]
-    # opponents who keep a trump after the top trumps are cashed
-    drawn = True
-    for q in range(4):
-        if ((side >> q) & 1) == 0 and popcount(hands[q] & tm) > run_t:
-            drawn = False
-    if drawn:
-        side_cash = side_total
-    else:
-        side_cash = 0
-        for s in range(4):
-            if s == trump or runs[s] == 0:
-                continue
-            cash = runs[s]
-            for q in range(4):
-                if ((side >> q) & 1) == 0 and popcount(hands[q] & tm) > run_t:
-                    cash = min(cash, popcount(hands[q] & SUIT_MASK[s]))
-            side_cash = max(side_cash, cash)
+        n = popcount(run)
+        side_total += n
+        # with opponents left holding trumps, one side suit is cashed while they follow
+        cash = n
+        for q in range(4):
+            if (undrawn >> np.uint64(q)) & U1:
+                cash = min(cash, popcount(hands[q] & sm))
+        side_best = max(side_best, cash)
+    side_cash = side_total if undrawn == U0 else side_best
     # a partner left with trumps only would have to ruff a side-suit winner and take the lead
-    for q in range(4):
-        if q != p and ((side >> q) & 1) == 1 and popcount(hands[q] & tm) > run_t:
-            side_cash = min(side_cash, popcount(hands[q] & ~tm))
+    if trump >= 0:
+        for q in range(4):
+            if q != p and ((side >> q) & 1) == 1 and popcount(hands[q] & tm) > run_t:
+                side_cash = min(side_cash, popcount(hands[q] & ~tm))
     return min(run_t + side_cash, r), rel
 
 
 @njit
 def top_trumps(hands, trump):
-    """((4,) int64, relevance): for each hand, how many of its trumps rank above all other
-    trumps in play; and those trumps (the cards the counts rest on)."""
-    out = np.zeros(4, np.int64)
+    """(counts, relevance): for each hand q, how many of its trumps rank above all other
+    trumps in play, packed as a nibble at bit 4q (read with `seat_count`); and those trumps
+    (the cards the counts rest on). A packed word, not an array: no allocation per call."""
+    out = U0
     rel = U0
     if trump < 0:
         return out, rel
@@ -109,8 +109,14 @@ def top_trumps(hands, trump):
             continue
         run = _top_run(mine, others_of(hands, q) & tm)
         rel |= run
-        out[q] = popcount(run)
+        out |= np.uint64(popcount(run)) << np.uint64(4 * q)
     return out, rel
+
+
+@njit
+def seat_count(packed, q):
+    """Seat q's count in a word of per-seat nibbles (as `top_trumps` returns)."""
+    return np.int64((packed >> np.uint64(4 * q)) & np.uint64(15))
 
 
 @njit
@@ -227,9 +233,9 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
         tops, rel = top_trumps(hands, trump)
         for q in range(4):
             if (maxmask >> q) & 1:
-                lower = max(lower, tops[q])
+                lower = max(lower, seat_count(tops, q))
             else:
-                upper = min(upper, r - tops[q])
+                upper = min(upper, r - seat_count(tops, q))
         if (maxmask & (maxmask - 1)) == 0:  # one seat alone (a Boston declarer)
             long_t, lrel = trump_length_tricks(hands, trailing_zeros(np.uint64(maxmask)), trump)
             if long_t > lower:

@@ -147,14 +147,13 @@ def relevance_from_ks(hands, kw):
 @njit
 def _owner_masks(kw):
     """Masks of the owner bits of the top-k cards of each suit, for both owner words."""
-    m = np.zeros(2, np.uint64)
-    for s in range(4):
-        k = (kw >> np.uint64(4 * s)) & _F
-        bits = (U1 << (k + k)) - U1
-        if s & 1:
-            bits <<= OWNER_BITS
-        m[s >> 1] |= bits
-    return m[0], m[1]
+    k0 = kw & _F
+    k1 = (kw >> np.uint64(4)) & _F
+    k2 = (kw >> np.uint64(8)) & _F
+    k3 = (kw >> np.uint64(12)) & _F
+    m1 = ((U1 << (k0 + k0)) - U1) | (((U1 << (k1 + k1)) - U1) << OWNER_BITS)
+    m2 = ((U1 << (k2 + k2)) - U1) | (((U1 << (k3 + k3)) - U1) << OWNER_BITS)
+    return m1, m2
 
 
 @njit
@@ -211,15 +210,18 @@ def position_key(dist, meta, o1, o2):
     """The two key words of one exact position (relative ranks) for the exact half: each
     suit's owner code with a sentinel bit above it (so its length is part of it), then the
     leader, trump and seat masks."""
-    n = np.zeros(4, np.uint64)
-    for q in range(4):
-        for s in range(4):
-            n[s] += (dist >> np.uint64(16 * q + 4 * s)) & _F
+    # cards per suit: the four hands' nibbles of each suit added (sums stay below 16)
+    per_suit = (dist & np.uint64(0xFFFF)) + ((dist >> np.uint64(16)) & np.uint64(0xFFFF)) \
+        + ((dist >> np.uint64(32)) & np.uint64(0xFFFF)) + (dist >> np.uint64(48))
+    n0 = per_suit & _F
+    n1 = (per_suit >> np.uint64(4)) & _F
+    n2 = (per_suit >> np.uint64(8)) & _F
+    n3 = (per_suit >> np.uint64(12)) & _F
     low26 = np.uint64((1 << 26) - 1)
-    c0 = (o1 & low26) | (U1 << (n[0] + n[0]))
-    c1 = (o1 >> OWNER_BITS) | (U1 << (n[1] + n[1]))
-    c2 = (o2 & low26) | (U1 << (n[2] + n[2]))
-    c3 = (o2 >> OWNER_BITS) | (U1 << (n[3] + n[3]))
+    c0 = (o1 & low26) | (U1 << (n0 + n0))
+    c1 = (o1 >> OWNER_BITS) | (U1 << (n1 + n1))
+    c2 = (o2 & low26) | (U1 << (n2 + n2))
+    c3 = (o2 >> OWNER_BITS) | (U1 << (n3 + n3))
     k1 = c0 | (c1 << np.uint64(27)) | ((meta & np.uint64(0x1F)) << np.uint64(54))
     k2 = c2 | (c3 << np.uint64(27)) | ((meta >> np.uint64(5)) << np.uint64(54))
     return k1, k2

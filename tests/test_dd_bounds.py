@@ -7,6 +7,7 @@ import numpy as np
 from kernels.dd_bounds import (
     must_win_lead,
     quick_bounds,
+    seat_count,
     sure_tricks,
     top_trumps,
     trump_length_tricks,
@@ -45,7 +46,7 @@ def test_sure_tricks_cash_top_run_no_trump():
     # only one side suit is cashed first, as far as W follows: one trick
     arr2 = np.array([n, e, s, (1 << 8) | (1 << 39) | (1 << 16)], np.uint64)
     assert sure_tricks(arr2, 0, 1, 3)[0] == 1
-    assert top_trumps(arr2, 3)[0][3] == 1
+    assert seat_count(top_trumps(arr2, 3)[0], 3) == 1
 
 
 def test_must_win_lead_in_misere():
