@@ -3,7 +3,13 @@
 import sys
 
 from analyser.cards import SEAT_LETTERS, SUIT_LETTERS, card_name, format_hand, shape
-from analyser.hand import DEFAULT_POOL, DEFAULT_SAMPLES, HandAnalysis, analyse_hand
+from analyser.hand import (
+    BUDGET_MAX_SAMPLES,
+    BUDGET_SECONDS,
+    DEFAULT_POOL,
+    HandAnalysis,
+    analyse_hand,
+)
 
 HELP = "analyse one hand as declarer: P(make), trick distribution and EV of every contract"
 
@@ -38,7 +44,8 @@ Only double-dummy play exists so far (imperfect-information policies are not wri
 yet), so spreads are made exactly when the misères are.
 
 --json prints one JSON object: hand, shape, position, seat, dealer, leader,
-first_preference (letter or null), pool, known ({{seat: hand}}), samples, seed, seconds,
+first_preference (letter or null), pool, known ({{seat: hand}}), samples,
+samples_budget_seconds (the time budget, or null when --samples was given), seed, seconds,
 samples_per_second, max_ci_half_width, play, defender_discard,
 contracts (ladder order; each: contract "5".."13"/"LM"/"GM"/"LS"/"GS", trump "S"/"H"/"D"/"C"
 or null for misères, tier, bid, made, p_make, ci_low, ci_high, mean_tricks, ev_per_opponent,
@@ -49,9 +56,14 @@ little_misere (made, p_make, ci_low, ci_high, breakeven, against, against_ev, ve
 exact values are also given as fraction strings such as "-245/6" in the fields ending
 in _exact (ev_per_opponent_exact, ev_total_exact, breakeven_exact, pool_exact).
 
-Default: {DEFAULT_SAMPLES} samples, about 10 seconds on 2 cores with the first double-dummy
-solver on an easy hand (close hands take far longer; intervals are wide at this size:
-raise --samples, and watch the interval widths the report states).
+Samples: by default (--samples auto) the completions are solved in order until about
+{BUDGET_SECONDS:g} seconds have passed (at most {BUDGET_MAX_SAMPLES}), so every hand answers
+in about that time once numba's cache is warm (a step that would overrun it by half is
+not started). Easy hands get hundreds of samples; close hands,
+whose solves take seconds each, only a few, with wide intervals: the report states the
+count, the run time and the interval widths. Completion i depends only on the seed, so
+--samples N with the same --seed reproduces a run of N samples exactly; give --samples
+for a fixed, larger sample.
 """
 
 
@@ -65,8 +77,9 @@ def add_arguments(parser):
                         help="the first preference suit (R6); default: none (plain suits)")
     parser.add_argument("--pool", default=str(DEFAULT_POOL),
                         help=f"the active pool in units, 0..250 (default {DEFAULT_POOL})")
-    parser.add_argument("--samples", default=str(DEFAULT_SAMPLES),
-                        help=f"random completions to solve (default {DEFAULT_SAMPLES})")
+    parser.add_argument("--samples", default="auto",
+                        help=f"random completions to solve (default auto: as many as fit in "
+                             f"about {BUDGET_SECONDS:g} s, at most {BUDGET_MAX_SAMPLES})")
     parser.add_argument("--seed", default="0", help="root seed of the deals (default 0)")
     parser.add_argument("--known", action="append", default=None, metavar='"E:A.K.."',
                         help="cards another seat is known to hold; repeatable")
@@ -135,6 +148,12 @@ def render_text(result: HandAnalysis) -> str:
         f"({rate:.3g} samples/s); 95% Wilson intervals at most "
         f"±{100 * result.max_half_width():.1f} points wide"
     )
+    if q.budget is not None:
+        lines.append(
+            f"(The default: as many samples as fit in about {q.budget:g} s, at most "
+            f"{BUDGET_MAX_SAMPLES}; --samples {result.samples} --seed {q.seed} reproduces "
+            "this exactly.)"
+        )
     lines.append("")
     header = (f"{'contract':<8} {'trump':<5} {'bid':<7} {'P(make)':>7}  {'95% CI':<13} "
               f" {'tricks':>6} {'EV/opp':>8} {'pool':>7} {'EV total':>9}")

@@ -44,11 +44,13 @@ LEADER = 0  # R18: the dealer's left (seat N in this module's convention) leads
 DEALER = 3  # West deals, so positions from the dealer's left are N, E, S, W
 NUMERIC = tuple(str(n) for n in range(5, 14))
 MISERES = ("LM", "GM", "LS", "GS")
-DEFAULT_SAMPLES = 12  # ~10 s on 2 cores with the first solver (bench_hand: ~1.2 samples/s on an
-# easy hand, far less on close ones); raise it as the solver gets faster
+DEFAULT_SAMPLES = None  # by default, as many samples as the time budget below allows
+BUDGET_SECONDS = 10.0  # issue 5: the default answers in about 10 s once compiled
+BUDGET_MAX_SAMPLES = 1000  # the default's cap: intervals are then at most about +-3%
 DEFAULT_POOL = 40  # R7: four antes of 10
 MAX_POOL = 250  # R30: an active pool holds at most 250
 CHUNK = 250  # deals solved per step: the progress bar's granularity
+BUDGET_FIRST_STEP = 2  # under a time budget: the first step, one deal per core
 Z95 = 1.959963984540054  # two-sided 95% normal quantile, for the Wilson interval
 
 DOUBLE_DUMMY_NOTE = (
@@ -91,9 +93,10 @@ class HandQuery:
     position: int
     first_preference: int | None
     pool: Fraction
-    samples: int
+    samples: int  # completions dealt; with a budget, the most that may be solved
     seed: int
     known: tuple[int, int, int, int]  # card masks by seat; the analysed seat holds `hand`
+    budget: float | None = None  # seconds: solve completions in order until it is spent
 
 
 def _parse_position(position) -> int:
@@ -208,6 +211,9 @@ def prepare(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
     preference = None if first_preference is None else parse_suit(first_preference)
     if preference == -1:
         raise UserError("first preference must be a suit S, H, D or C (R6), not no-trump")
+    budget = None
+    if samples is None or (isinstance(samples, str) and samples.strip().lower() == "auto"):
+        samples, budget = BUDGET_MAX_SAMPLES, BUDGET_SECONDS
     return HandQuery(
         hand=mask,
         position=seat,
@@ -216,6 +222,7 @@ def prepare(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
         samples=_parse_int(samples, "samples", 1),
         seed=_parse_int(seed, "seed", 0, (1 << 63) - 1),
         known=_parse_known(known, mask, seat),
+        budget=budget,
     )
 
 
@@ -231,7 +238,13 @@ def deal(query: HandQuery) -> np.ndarray:
 
 def solve(query: HandQuery, deals, progress: bool = False):
     """Double-dummy results of the declarer at `position` on each deal (R18: N leads):
-    (tricks (n, 4) int8 by trump, grand (n,) bool, little (n,) bool)."""
+    (tricks (n, 4) int8 by trump, grand (n,) bool, little (n,) bool).
+
+    With a time budget (`query.budget`) the deals are solved in order, in steps sized from
+    the rate so far, until the budget is spent; only that prefix is returned. Deal i is the
+    same whatever the count (`deal_known` draws them in order), so the answer equals a run
+    with `samples` set to the count solved and the same seed.
+    """
     from analyser.solver import solve_declarer
 
     n = len(deals)
@@ -242,10 +255,26 @@ def solve(query: HandQuery, deals, progress: bool = False):
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=n, unit="deal", desc="solving", file=sys.stderr, leave=False)
+        desc = "solving" if query.budget is None else f"solving ({query.budget:g} s budget)"
+        bar = tqdm(total=None if query.budget else n, unit="deal", desc=desc,
+                   file=sys.stderr, leave=False)
     # Solving is deterministic, so the chunking for the progress bar changes no result.
-    for start in range(0, n, CHUNK):
-        stop = min(n, start + CHUNK)
+    start = 0
+    began = time.perf_counter()
+    while start < n:
+        step = CHUNK
+        if query.budget is not None:
+            elapsed = time.perf_counter() - began
+            if start and elapsed >= query.budget:
+                break
+            # first a small step (it also loads the compiled solver), then what the rate
+            # so far says fits in the time left; none that would overrun it by half
+            rate = start / max(elapsed, 1e-9)
+            step = BUDGET_FIRST_STEP if not start else int(rate * (query.budget - elapsed))
+            step = max(BUDGET_FIRST_STEP, min(CHUNK, step))
+            if start and elapsed + step / rate > 1.5 * query.budget:
+                break
+        stop = min(n, start + step)
         t, g, lm = solve_declarer(deals[start:stop], query.position, LEADER,
                                   defender_discard="highest")
         tricks[start:stop] = t
@@ -253,15 +282,18 @@ def solve(query: HandQuery, deals, progress: bool = False):
         little[start:stop] = lm
         if bar is not None:
             bar.update(stop - start)
+        start = stop
     if bar is not None:
         bar.close()
-    return tricks, grand, little
+    return tricks[:start], grand[:start], little[:start]
 
 
 def simulate(query: HandQuery, progress: bool = False):
-    """Deal the completions and solve each: (deals, tricks, grand, little)."""
+    """Deal the completions and solve each: (deals, tricks, grand, little), all cut to the
+    completions solved (fewer than dealt only under a time budget)."""
     deals = deal(query)
-    return (deals, *solve(query, deals, progress))
+    tricks, grand, little = solve(query, deals, progress)
+    return (deals[: len(tricks)], tricks, grand, little)
 
 
 # ---------------------------------------------------------------------------- summarise
@@ -388,6 +420,7 @@ class HandAnalysis:
                 for s, m in enumerate(q.known) if s != q.position and m
             },
             "samples": self.samples,
+            "samples_budget_seconds": q.budget,
             "seed": q.seed,
             "seconds": round(self.seconds, 3),
             "samples_per_second": round(self.samples / self.seconds, 1) if self.seconds > 0
@@ -555,7 +588,9 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0) -> 
 
 def analyse_hand(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
                  samples=DEFAULT_SAMPLES, seed=0, known=None, progress=False) -> HandAnalysis:
-    """Analyse one hand as declarer against `samples` random completions of the deal.
+    """Analyse one hand as declarer against `samples` random completions of the deal
+    (default None: as many as `BUDGET_SECONDS` allow, at most `BUDGET_MAX_SAMPLES`; the
+    result states the count, and that count with the same seed reproduces it exactly).
 
     `hand` is PBN text ("AQ32.KJ9.T87.654") or a mask; `position` is the seat counted from
     the dealer's left (0 leads, R18), which is also its seat N/E/S/W here (the dealer is W);

@@ -53,7 +53,7 @@ def measure(text, budget):
 
 def run(quick: bool) -> str:
     """Samples/s of dealing, solving, summarising and in total, per hand, within a budget."""
-    from analyser.hand import DEFAULT_SAMPLES
+    from analyser.hand import BUDGET_MAX_SAMPLES, BUDGET_SECONDS
 
     budget = 10.0 if quick else 30.0  # seconds of solving per hand
     chunk = max(1, numba.get_num_threads())
@@ -79,6 +79,7 @@ def run(quick: bool) -> str:
     lines += [
         "",
         f"Median over these hands: {median:,.2f} samples/s, so 10 s buys about "
-        f"{10 * median:,.0f} samples; the command's default is {DEFAULT_SAMPLES}.",
+        f"{10 * median:,.0f} samples; the command's default solves for about "
+        f"{BUDGET_SECONDS:g} s (at most {BUDGET_MAX_SAMPLES} samples).",
     ]
     return "\n".join(lines)

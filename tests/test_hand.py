@@ -17,6 +17,8 @@ from analyser.cards import CardError, parse_hand
 from analyser.cli import main
 from analyser.errors import UserError
 from analyser.hand import (
+    BUDGET_MAX_SAMPLES,
+    BUDGET_SECONDS,
     DEFAULT_SAMPLES,
     analyse_hand,
     deal,
@@ -355,7 +357,33 @@ def test_json_schema_real_run(capsys):
     _check_schema(json.loads(capsys.readouterr().out), 6)
 
 
-def test_default_sample_count_is_documented():
+def test_default_sample_budget_is_documented():
     from analyser import cmd_hand
 
-    assert str(DEFAULT_SAMPLES) in cmd_hand.DESCRIPTION
+    assert DEFAULT_SAMPLES is None  # the default is a time budget, not a count
+    assert f"{BUDGET_SECONDS:g}" in cmd_hand.DESCRIPTION
+    assert str(BUDGET_MAX_SAMPLES) in cmd_hand.DESCRIPTION
+
+
+def test_default_budget_means_auto_and_explicit_counts_stay_fixed():
+    assert prepare(HAND).budget == BUDGET_SECONDS
+    assert prepare(HAND, samples="auto").samples == BUDGET_MAX_SAMPLES
+    assert prepare(HAND, samples=7).budget is None and prepare(HAND, samples=7).samples == 7
+
+
+@needs_solver
+def test_r15_budgeted_default_equals_a_fixed_run_of_the_count_it_solved(monkeypatch):
+    import analyser.hand as hand_module
+
+    monkeypatch.setattr(hand_module, "BUDGET_SECONDS", 0.5)
+    auto = analyse_hand(LOW_HAND, position=1, seed=5)
+    assert auto.query.budget == 0.5
+    assert 1 <= auto.samples <= BUDGET_MAX_SAMPLES
+    fixed = analyse_hand(LOW_HAND, position=1, samples=auto.samples, seed=5)
+    a, b = auto.to_dict(), fixed.to_dict()
+    assert a["samples_budget_seconds"] == 0.5 and b["samples_budget_seconds"] is None
+    for d in (a, b):
+        for key in ("seconds", "samples_per_second", "samples_budget_seconds"):
+            d.pop(key)
+    assert a == b  # completion i depends only on the seed
+    assert auto.little_misere.verdict == "bid"  # R15: the 2-3-4 hand makes LM every time
