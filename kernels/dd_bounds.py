@@ -207,8 +207,10 @@ def can_lead_loser(hands, p):
 
 @njit
 def quick_bounds(hands, leader, trump, maxmask, winmask):
-    """(lower, upper, relevance): bounds on the tricks `winmask` takes from here (trick
-    boundary), and the cards whose owners they rest on (with every hand's suit lengths).
+    """(lower, upper, lower relevance, upper relevance): bounds on the tricks `winmask`
+    takes from here (trick boundary), and for each the cards whose owners it rests on
+    (with every hand's suit lengths): only the bound that gives the value, so that a
+    cut-off's stored result covers as many positions as it can.
 
     Relevance follows kernels.dd_tt: per suit, the cards from the top down to the lowest
     card of the mask; positions that agree on those owners and on all suit lengths get
@@ -221,30 +223,42 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
             if declarer == leader:
                 must, rel = must_win_lead(hands, leader)
                 if must:
-                    return 1, r, rel  # misère: the declarer on lead cannot avoid this trick
+                    return 1, r, rel, U0  # misère: the declarer on lead cannot avoid this trick
             bottom, rel = holds_bottom_cards(hands, declarer)
             if bottom and (declarer != leader or can_lead_loser(hands, declarer)):
-                return 0, 0, rel  # misère: the declarer can never be made to win
-        return 0, r, U0
+                return 0, 0, U0, rel  # misère: the declarer can never be made to win
+        return 0, r, U0, U0
     lower = 0
     upper = r
-    rel = U0
+    lo_rel = U0
+    up_rel = U0
     if trump >= 0:
-        tops, rel = top_trumps(hands, trump)
+        # only the holder of the highest trump has top trumps: its run is their relevance
+        tops, trel = top_trumps(hands, trump)
         for q in range(4):
+            n = seat_count(tops, q)
+            if n == 0:
+                continue
             if (maxmask >> q) & 1:
-                lower = max(lower, seat_count(tops, q))
-            else:
-                upper = min(upper, r - seat_count(tops, q))
+                if n > lower:
+                    lower = n
+                    lo_rel = trel
+            elif r - n < upper:
+                upper = r - n
+                up_rel = trel
         if (maxmask & (maxmask - 1)) == 0:  # one seat alone (a Boston declarer)
             long_t, lrel = trump_length_tricks(hands, trailing_zeros(np.uint64(maxmask)), trump)
             if long_t > lower:
                 lower = long_t
-                rel |= lrel
+                lo_rel = lrel
     if (maxmask >> leader) & 1:
         sure, srel = sure_tricks(hands, leader, maxmask, trump)
-        lower = max(lower, sure)
+        if sure > lower:
+            lower = sure
+            lo_rel = srel
     else:
         sure, srel = sure_tricks(hands, leader, 15 ^ maxmask, trump)
-        upper = min(upper, r - sure)
-    return lower, upper, rel | srel
+        if r - sure < upper:
+            upper = r - sure
+            up_rel = srel
+    return lower, upper, lo_rel, up_rel

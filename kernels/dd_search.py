@@ -151,14 +151,15 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                     vrel = trick_relevance(row, wi)
                     mode = _DONE_NOSTORE
                 else:
-                    lo_q, up_q, qrel = quick_bounds(hands, ld, trump, maxmask, winmask)
+                    lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
+                                                              winmask)
                     if lo_q >= nd:
                         v = True
-                        vrel = qrel
+                        vrel = lo_rel
                         mode = _DONE_NOSTORE
                     elif up_q < nd:
                         v = False
-                        vrel = qrel
+                        vrel = up_rel
                         mode = _DONE_NOSTORE
                     if COUNT_NODES and mode == _DONE_NOSTORE:
                         scores[STATS_ROW, 3] += 1
@@ -289,7 +290,7 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, 
     each cost nearly as much as the final ones).
     """
     gone = gone_of(hands)
-    lo, hi, _ = quick_bounds(hands, leader, trump, maxmask, winmask)
+    lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask)
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
         if search(hands, leader, gone, t, trump, maxmask, winmask, keys, data, gen, moves,

@@ -25,11 +25,11 @@ def test_quick_bounds_bracket_exact_values_all_modes():
         leader = rng.randint(0, 3)
         mask = rng.choice([1, 2, 4, 8, 5, 10, 7])
         arr = np.array(hands, np.uint64)
-        lo, up, _ = quick_bounds(arr, leader, trump, mask, mask)
+        lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask)
         v = brute_value(hands, trump, leader, mask, mask)
         assert lo <= v <= up, (hands, trump, leader, mask, lo, v, up)
         d = rng.randint(0, 3)
-        lo, up, _ = quick_bounds(arr, leader, -1, 15 ^ (1 << d), 1 << d)
+        lo, up, _, _ = quick_bounds(arr, leader, -1, 15 ^ (1 << d), 1 << d)
         v = brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d)
         assert lo <= v <= up
 
