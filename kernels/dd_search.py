@@ -172,9 +172,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                         k1, k2 = position_key(dist, meta, o1, o2)
                         kex1[ti] = k1
                         kex2[ti] = k2
-                        lo, up, kex, code = exact_lookup(keys, data, k1, k2)
-                        klo = kex
-                        kup = kex
+                        lo, up, klo, kup, code = exact_lookup(keys, data, k1, k2)
                         if lo < nd <= up:
                             lo2, klo2, up2, kup2, code2 = tt_lookup(keys, data, dist, meta,
                                                                     o1, o2)
@@ -264,7 +262,8 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
             kw = ks_from_relevance(hands, vrel)
             lo = needs[ti] if v else 0
             up = r if v else needs[ti] - 1
-            exact_store(keys, data, kex1[ti], kex2[ti], kw, r, lo, up, code, gen)
+            exact_store(keys, data, kex1[ti], kex2[ti], kw if v else U0, U0 if v else kw, r,
+                        lo, up, code, gen)
             if kw != full_ks(hands):
                 tt_store(keys, data, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, r,
                          lo, up, code, gen)

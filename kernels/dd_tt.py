@@ -23,15 +23,16 @@ threshold (`ks_from_relevance` and `relevance_from_ks` convert at the table boun
 
 The table has two halves of equal size, probed in turn:
 - the *exact* half: one entry per position (relative ranks), keyed by every owner code
-  with each suit's length (`position_key`), holding the bounds and the union of the
-  relevance they rest on (so a hit there still passes a fine relevance up the search);
+  with each suit's length (`position_key`), holding the bounds and, for each, the
+  relevance it rests on (so a hit there still passes a fine relevance up the search);
 - the *class* half: entries keyed as above, (dist, meta with the k nibbles, owners of the
   top-k cards of suits 0-1, of suits 2-3).
 The class half alone is not enough: all classes of one (dist, leader, trump, masks) share
 one bucket, and on deep searches they evicted each other (up to 90x slower on 10-card
 endings than the exact table alone, measured during development).
 
-Layout: `keys` (size, 4) uint64 (exact half: two key words and the k nibbles; class half:
+Layout: `keys` (size, 4) uint64 (exact half: two key words, then the k nibbles of the lower
+and of the upper bound; class half:
 the four words above) and `data` (size,) uint64 with the lower bound in bits 0..7, the
 upper bound in 8..15, the tricks left (depth) in 16..23, the best lead in 24..31
 (`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank) and the generation in
@@ -229,37 +230,45 @@ def position_key(dist, meta, o1, o2):
 
 @njit
 def exact_lookup(keys, data, k1, k2):
-    """(lower, upper, k nibbles, move code) of an exact position; (0, 13, 0, 0) if absent."""
+    """(lower, upper, k nibbles of the lower bound, of the upper bound, move code) of an
+    exact position; (0, 13, 0, 0, 0) if absent."""
     base = _bucket(keys, k1, k2, 0)
     for w in range(WAYS):
         i = base + w
         if keys[i, 0] == k1 and keys[i, 1] == k2:
             d = data[i]
             return (np.int64(d & _FF), np.int64((d >> np.uint64(8)) & _FF), keys[i, 2],
-                    np.int64((d >> np.uint64(24)) & _FF))
-    return 0, 13, U0, 0
+                    keys[i, 3], np.int64((d >> np.uint64(24)) & _FF))
+    return 0, 13, U0, U0, 0
 
 
 @njit
-def exact_store(keys, data, k1, k2, kw, depth, lower, upper, move, gen):
-    """Merge bounds, their relevance (`kw`, united with the stored one) and a best-move
-    code (0: keep) into the exact entry of a position."""
+def exact_store(keys, data, k1, k2, klo, kup, depth, lower, upper, move, gen):
+    """Merge bounds, each with its own relevance (`klo`, `kup`: k nibbles; a bound that
+    does not tighten the stored one leaves it and its relevance), and a best-move code
+    (0: keep) into the exact entry of a position."""
     base = _bucket(keys, k1, k2, 0)
     g = np.uint64(gen)
     for w in range(WAYS):
         i = base + w
         if keys[i, 0] == k1 and keys[i, 1] == k2:
             d = data[i]
-            lo = max(np.int64(d & _FF), lower)
-            up = min(np.int64((d >> np.uint64(8)) & _FF), upper)
+            lo = np.int64(d & _FF)
+            up = np.int64((d >> np.uint64(8)) & _FF)
+            if lower > lo:
+                lo = lower
+                keys[i, 2] = klo
+            if upper < up:
+                up = upper
+                keys[i, 3] = kup
             mv = move if move != 0 else np.int64((d >> np.uint64(24)) & _FF)
             data[i] = _pack(lo, up, depth, mv, g)
-            keys[i, 2] = _kmax(keys[i, 2], kw)
             return
     i = _victim(keys, data, base, g)
     keys[i, 0] = k1
     keys[i, 1] = k2
-    keys[i, 2] = kw
+    keys[i, 2] = klo
+    keys[i, 3] = kup
     data[i] = _pack(lower, upper, depth, move, g)
 
 
