@@ -57,13 +57,12 @@ exact values are also given as fraction strings such as "-245/6" in the fields e
 in _exact (ev_per_opponent_exact, ev_total_exact, breakeven_exact, pool_exact).
 
 Samples: by default (--samples auto) the completions are solved in order until about
-{BUDGET_SECONDS:g} seconds have passed (at most {BUDGET_MAX_SAMPLES}), so every hand answers
-in about that time once numba's cache is warm (a step that would overrun it by half is
-not started). Easy hands get hundreds of samples; close hands,
-whose solves take seconds each, only a few, with wide intervals: the report states the
-count, the run time and the interval widths. Completion i depends only on the seed, so
---samples N with the same --seed reproduces a run of N samples exactly; give --samples
-for a fixed, larger sample.
+{BUDGET_SECONDS:g} seconds have passed (at most {BUDGET_MAX_SAMPLES} completions), so each hand
+answers in about that time once numba's cache is warm; a step that would overrun the budget
+by half is not started. Easy hands get hundreds of samples; close hands, whose solves take
+seconds each, only a few, with wide intervals: the report states the count, the run time
+and the interval widths. Completion i depends only on the seed, so --samples N with the
+same --seed reproduces a run of N samples exactly; give --samples for a fixed sample.
 """
 
 
