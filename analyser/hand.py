@@ -268,9 +268,10 @@ def solve(query: HandQuery, deals, progress: bool = False):
             if start and elapsed >= query.budget:
                 break
             # first a small step (it also loads the compiled solver), then what the rate
-            # so far says fits in the time left; none that would overrun it by half
+            # so far says fits in half the time left (solve times vary a lot from deal to
+            # deal, so steps shrink as the budget runs out); none that would overrun it by half
             rate = start / max(elapsed, 1e-9)
-            step = BUDGET_FIRST_STEP if not start else int(rate * (query.budget - elapsed))
+            step = BUDGET_FIRST_STEP if not start else int(rate * (query.budget - elapsed) / 2)
             step = max(BUDGET_FIRST_STEP, min(CHUNK, step))
             if start and elapsed + step / rate > 1.5 * query.budget:
                 break
