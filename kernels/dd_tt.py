@@ -170,20 +170,31 @@ def _bucket(keys, a, b, half):
 
 
 @njit
-def _kmax(a, b):
-    """Per-suit maximum of two k-nibble words (the union of two relevances)."""
-    out = U0
-    for s in range(4):
-        sh = np.uint64(4 * s)
-        out |= max((a >> sh) & _F, (b >> sh) & _F) << sh
-    return out
-
-
-@njit
 def _pack(lower, upper, depth, move, gen):
     return (np.uint64(lower) | (np.uint64(upper) << np.uint64(8))
             | (np.uint64(depth) << np.uint64(16)) | (np.uint64(move) << np.uint64(24))
             | (np.uint64(gen) << np.uint64(32)))
+
+
+@njit
+def _merged(d, lower, upper, depth, move, g):
+    """Data word of an entry `d` tightened by new bounds, with a new best-move code (0: keep
+    the stored one), depth and generation."""
+    lo = max(np.int64(d & _FF), lower)
+    up = min(np.int64((d >> np.uint64(8)) & _FF), upper)
+    mv = move if move != 0 else np.int64((d >> np.uint64(24)) & _FF)
+    return _pack(lo, up, depth, mv, g)
+
+
+@njit
+def _place(keys, data, base, g, w0, w1, w2, w3, word):
+    """Write a new entry (four key words, one data word) over the bucket's victim."""
+    i = _victim(keys, data, base, g)
+    keys[i, 0] = w0
+    keys[i, 1] = w1
+    keys[i, 2] = w2
+    keys[i, 3] = w3
+    data[i] = word
 
 
 @njit
@@ -253,23 +264,13 @@ def exact_store(keys, data, k1, k2, klo, kup, depth, lower, upper, move, gen):
         i = base + w
         if keys[i, 0] == k1 and keys[i, 1] == k2:
             d = data[i]
-            lo = np.int64(d & _FF)
-            up = np.int64((d >> np.uint64(8)) & _FF)
-            if lower > lo:
-                lo = lower
+            if lower > np.int64(d & _FF):
                 keys[i, 2] = klo
-            if upper < up:
-                up = upper
+            if upper < np.int64((d >> np.uint64(8)) & _FF):
                 keys[i, 3] = kup
-            mv = move if move != 0 else np.int64((d >> np.uint64(24)) & _FF)
-            data[i] = _pack(lo, up, depth, mv, g)
+            data[i] = _merged(d, lower, upper, depth, move, g)
             return
-    i = _victim(keys, data, base, g)
-    keys[i, 0] = k1
-    keys[i, 1] = k2
-    keys[i, 2] = klo
-    keys[i, 3] = kup
-    data[i] = _pack(lower, upper, depth, move, g)
+    _place(keys, data, base, g, k1, k2, klo, kup, _pack(lower, upper, depth, move, g))
 
 
 @njit
@@ -343,15 +344,6 @@ def tt_store(keys, data, dist, meta, o1, o2, kw, depth, lower, upper, move, gen)
     for w in range(WAYS):
         i = base + w
         if keys[i, 0] == dist and keys[i, 1] == em and keys[i, 2] == e1 and keys[i, 3] == e2:
-            d = data[i]
-            lo = max(np.int64(d & _FF), lower)
-            up = min(np.int64((d >> np.uint64(8)) & _FF), upper)
-            mv = move if move != 0 else np.int64((d >> np.uint64(24)) & _FF)
-            data[i] = _pack(lo, up, depth, mv, g)
+            data[i] = _merged(data[i], lower, upper, depth, move, g)
             return
-    i = _victim(keys, data, base, g)
-    keys[i, 0] = dist
-    keys[i, 1] = em
-    keys[i, 2] = e1
-    keys[i, 3] = e2
-    data[i] = _pack(lower, upper, depth, move, g)
+    _place(keys, data, base, g, dist, em, e1, e2, _pack(lower, upper, depth, move, g))
