@@ -3,11 +3,15 @@
 Each module `bench/bench_<name>.py` defines `run(quick: bool) -> str`, returning a
 Markdown section (without its heading). Sections are kept between markers, so running
 one benchmark rewrites only its own section and keeps the others' last results.
-Usage: `python -m bench [--quick] [NAME ...]`.
+A module may also accept `deals`, a sample size in place of its full one (`--deals N`;
+the section then says so): `solver` and `run`, whose full sizes cannot finish at the
+solver's present speed.
+Usage: `python -m bench [--quick] [--deals N] [NAME ...]`.
 """
 
 import argparse
 import datetime
+import inspect
 import os
 import platform
 import re
@@ -66,11 +70,29 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", help=f"benchmarks to run (default all: {available()})")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    parser.add_argument("--deals", type=int, metavar="N",
+                        help="sample size for the benchmarks that take one (solver, run) in "
+                             "place of their full size; the section records it")
     args = parser.parse_args()
-    for name in args.names or available():
+    names = args.names or available()
+    if args.deals is not None:
+        if args.deals < 1:
+            parser.error("--deals must be at least 1")
+        if args.names:
+            for name in names:
+                if "deals" not in inspect.signature(
+                        import_module(f"bench.bench_{name}").run).parameters:
+                    parser.error(f"benchmark {name!r} has no sample size (--deals)")
+        else:
+            names = [n for n in names if "deals" in inspect.signature(
+                import_module(f"bench.bench_{n}").run).parameters]
+    for name in names:
         module = import_module(f"bench.bench_{name}")
         print(f"== {name}", flush=True)
-        body = module.run(quick=args.quick)
+        if args.deals is not None:
+            body = module.run(quick=args.quick, deals=args.deals)
+        else:
+            body = module.run(quick=args.quick)
         print(body, flush=True)
         if not args.quick:
             update(name, body)
