@@ -87,6 +87,8 @@ def bridge_vs_dds(n: int) -> tuple[str, float]:
                 theirs = 13 - dds(pbn, trump, leader)  # DDS answers for the side on lead
                 dds_ms.append(1000 * (time.perf_counter() - start))
         mismatches += ours != theirs
+        print(f"(a) deal {i + 1}/{n}: ours {ours_ms[-1]:.0f} ms, DDS {dds_ms[-1]:.1f} ms",
+              file=sys.stderr, flush=True)
     ratio = statistics.median(ours_ms) / statistics.median(dds_ms)
     lines = [
         f"(a) Bridge mode, {n} random full deals, one declarer and strain each (strains "
@@ -126,6 +128,8 @@ def boston_mode(n: int, repeats: int) -> str:
                 analyser.dd_misere_table(deals, leader)
                 walls.append(time.perf_counter() - wall)
                 cpus.append(time.process_time() - cpu)
+                print(f"(b) {threads} thread(s): {n} deals in {walls[-1]:.0f} s",
+                      file=sys.stderr, flush=True)
             wall = statistics.median(walls)
             rows.append(f"| {threads} | {n / wall:.2f} | {1000 * wall / n:.0f} | "
                         f"{n / statistics.median(cpus):.2f} |")
