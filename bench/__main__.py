@@ -65,6 +65,11 @@ def update(name: str, body: str) -> None:
     TARGET.write_text(text)
 
 
+def takes_deals(name: str) -> bool:
+    """Whether benchmark `name` accepts a sample size (`run(quick, deals)`)."""
+    return "deals" in inspect.signature(import_module(f"bench.bench_{name}").run).parameters
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -75,24 +80,19 @@ def main() -> int:
                              "place of their full size; the section records it")
     args = parser.parse_args()
     names = args.names or available()
+    sized = {}
     if args.deals is not None:
         if args.deals < 1:
             parser.error("--deals must be at least 1")
-        if args.names:
-            for name in names:
-                if "deals" not in inspect.signature(
-                        import_module(f"bench.bench_{name}").run).parameters:
-                    parser.error(f"benchmark {name!r} has no sample size (--deals)")
-        else:
-            names = [n for n in names if "deals" in inspect.signature(
-                import_module(f"bench.bench_{n}").run).parameters]
+        unsized = [n for n in names if not takes_deals(n)]
+        if args.names and unsized:
+            parser.error(f"benchmark {unsized[0]!r} has no sample size (--deals)")
+        names = [n for n in names if n not in unsized]
+        sized = {"deals": args.deals}
     for name in names:
         module = import_module(f"bench.bench_{name}")
         print(f"== {name}", flush=True)
-        if args.deals is not None:
-            body = module.run(quick=args.quick, deals=args.deals)
-        else:
-            body = module.run(quick=args.quick)
+        body = module.run(quick=args.quick, **sized)
         print(body, flush=True)
         if not args.quick:
             update(name, body)

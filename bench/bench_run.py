@@ -54,7 +54,7 @@ def run(quick: bool, deals: int | None = None) -> str:
     replaces the full size (400 deals, 3 runs) by one run of that many deals."""
     sized_down = deals is not None
     if sized_down:
-        deals, chunk, repeats = deals, max(1, deals // 4), 1
+        chunk, repeats = max(1, deals // 4), 1
     else:
         deals, chunk, repeats = (24, 8, 1) if quick else (400, 50, 3)
     jobs_list = [1, 2] if available_cores() >= 2 else [1]
