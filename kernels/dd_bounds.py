@@ -43,14 +43,10 @@ def _top_run(mine, others):
 
 
 @njit
-def sure_tricks(hands, p, side, trump):
-    """(tricks, relevance): tricks the side `side` (seat mask, containing p) is sure to take
-    with `p` on lead now, and the cards the count rests on (p's top runs).
-
-    The count never decreases when the top runs grow and every hand keeps its suit
-    lengths, so the runs are all a transposition-table entry needs to hold (kernels.dd_tt).
-    Scalars only, no arrays: this runs at every trick boundary of the search.
-    """
+def _cash(hands, p, side, trump):
+    """(cashed, extra, relevance, drawn): the tricks p cashes from its top runs, keeping the
+    lead (`cash_tricks`); the tricks one more suit no opponent holds adds when cashed last;
+    the cards the count rests on; whether no opponent keeps a trump after p's top trumps."""
     r = popcount(hands[p])
     others = others_of(hands, p)
     rel = U0
@@ -85,12 +81,126 @@ def sure_tricks(hands, p, side, trump):
                 cash = min(cash, popcount(hands[q] & sm))
         side_best = max(side_best, cash)
     side_cash = side_total if undrawn == U0 else side_best
+    extra = 0
+    if undrawn == U0:
+        # a suit no opponent holds (nor can ruff, trumps drawn) wins for the side on every
+        # lead: cashed last, the first card below the top run still wins one more trick,
+        # though maybe a partner's (whose lead it then is: only one trick counts)
+        theirs = U0
+        for q in range(4):
+            if ((side >> q) & 1) == 0:
+                theirs |= hands[q]
+        for s in range(4):
+            sm = SUIT_MASK[s]
+            mine = hands[p] & sm
+            if mine == U0 or (theirs & sm) != U0:
+                continue
+            ran = run_t if s == trump else popcount(_top_run(mine, others & sm))
+            extra = max(extra, min(1, popcount(mine) - ran))
     # a partner left with trumps only would have to ruff a side-suit winner and take the lead
     if trump >= 0:
         for q in range(4):
             if q != p and ((side >> q) & 1) == 1 and popcount(hands[q] & tm) > run_t:
-                side_cash = min(side_cash, popcount(hands[q] & ~tm))
-    return min(run_t + side_cash, r), rel
+                cap = popcount(hands[q] & ~tm)
+                extra = max(0, min(side_cash + extra, cap) - min(side_cash, cap))
+                side_cash = min(side_cash, cap)
+    cashed = min(run_t + side_cash, r)
+    return cashed, min(extra, r - cashed), rel, undrawn == U0
+
+
+@njit
+def cash_tricks(hands, p, side, trump):
+    """(tricks, relevance): tricks the side `side` (seat mask, containing p) is sure to take
+    by `p` cashing its own top runs from the lead now, and the cards the count rests on.
+
+    The count never decreases when the top runs grow and every hand keeps its suit
+    lengths, so the runs are all a transposition-table entry needs to hold (kernels.dd_tt);
+    the one more trick of a suit no opponent holds depends on lengths and the runs only.
+    Scalars only, no arrays: this runs at every trick boundary of the search.
+    """
+    cashed, extra, rel, _ = _cash(hands, p, side, trump)
+    return cashed + extra, rel
+
+
+@njit
+def _lowest_of(mask):
+    """The lowest card of `mask` as a mask (0 for 0)."""
+    return mask & (U0 - mask)
+
+
+@njit
+def sure_tricks(hands, p, side, trump):
+    """(tricks, relevance): tricks the side `side` (seat mask, containing p) is sure to take
+    with `p` on lead now: the best of p cashing its own top runs (`cash_tricks`), of
+    crossing to a partner first, and of cashing and then crossing.
+
+    Crossing: p leads its lowest card of a suit whose top card a partner q holds; q wins
+    with it (nobody can ruff: every opponent follows or holds no trump, every other
+    partner follows) and then cashes its own top runs. The followers play their lowest
+    card of the suit; an opponent's choice cannot matter (it keeps its higher cards, and
+    its suit lengths fall by one whichever card it plays), and a discard by a void hand
+    without trumps, left out, can only make the count smaller (no trump, no ruff; fewer
+    cards elsewhere only lengthen q's top runs). The count then rests on q's top card of
+    the suit and on what q's cashing rests on: positions that agree on those owners and on
+    the suit lengths remove the same cards above them.
+
+    Cashing first: p cashes its top runs (c tricks, keeping the lead), then crosses as
+    above and q cashes its top run of that suit (k cards; only the crossing trick with a
+    trump suit, where a partner void in the suit might have to ruff). q keeps its run
+    through p's c tricks when it holds c other cards, which it may follow or discard with;
+    without trumps in play after p's top trumps nobody can ruff the crossing later.
+    `hands` is changed during the call and restored.
+    """
+    best, best_rel = cash_tricks(hands, p, side, trump)
+    r = popcount(hands[p])
+    if best >= r:
+        return best, best_rel
+    cashed, _, cash_rel, drawn = _cash(hands, p, side, trump)
+    tm = SUIT_MASK[trump] if trump >= 0 else U0
+    for q in range(4):
+        if q == p or ((side >> q) & 1) == 0:
+            continue
+        for s in range(4):
+            sm = SUIT_MASK[s]
+            if (hands[p] & sm) == U0 or (hands[q] & sm) == U0:
+                continue
+            top = U1 << np.uint64(63 - leading_zeros((hands[0] | hands[1] | hands[2]
+                                                      | hands[3]) & sm))
+            if (hands[q] & top) == U0:
+                continue
+            # a void hand holding a trump might ruff (an opponent) or have to (a partner)
+            ruff = False
+            if trump >= 0 and s != trump:
+                for x in range(4):
+                    if x != p and x != q and (hands[x] & sm) == U0 and (hands[x] & tm) != U0:
+                        ruff = True
+            if ruff:
+                continue
+            if cashed > 0 and (trump < 0 or drawn):
+                qrun = _top_run(hands[q] & sm, others_of(hands, q) & sm)
+                k = popcount(qrun) if trump < 0 else 1
+                if trump >= 0:
+                    qrun = top
+                if popcount(hands[q]) - k >= cashed and cashed + k > best:
+                    best = min(cashed + k, r)
+                    best_rel = cash_rel | qrun
+                    if best >= r:
+                        return best, best_rel
+            # play the crossing trick: p and every follower give their lowest card
+            saved0, saved1, saved2, saved3 = hands[0], hands[1], hands[2], hands[3]
+            for x in range(4):
+                if x == q:
+                    hands[x] ^= top
+                elif (hands[x] & sm) != U0:
+                    hands[x] ^= _lowest_of(hands[x] & sm)
+            n, rel = cash_tricks(hands, q, side, trump)
+            hands[0], hands[1], hands[2], hands[3] = saved0, saved1, saved2, saved3
+            if 1 + n > best:
+                best = min(1 + n, r)
+                best_rel = rel | top
+                if best >= r:
+                    return best, best_rel
+    return best, best_rel
 
 
 @njit
@@ -146,6 +256,71 @@ def trump_length_tricks(hands, d, trump):
             m += 1
             unmatched ^= c
     return popcount(mine) - m, mine & (U0 - mine)
+
+
+@njit
+def guarded_behind(hands, q, trump):
+    """(bool, relevance): whether seat q's highest trump X is sure to win a trick while the
+    other side leads, because every higher trump sits with q's right-hand opponent and q
+    holds at least as many lower trumps as that opponent holds higher ones.
+
+    When the other side leads, the right-hand opponent plays to every trick before q
+    (R19 order). Each time it plays a higher trump, q keeps X and plays a lower trump (or a
+    card of the suit led, or a discard), so q's lower trumps never run out before its
+    higher ones; any other time q may play X (following a trump lead or ruffing), and
+    nobody after q holds a higher trump (R20). The relevance is X: the owners of the
+    trumps from the top down to X, with the suit lengths, decide it.
+    """
+    tm = SUIT_MASK[trump]
+    mine = hands[q] & tm
+    if mine == U0:
+        return False, U0
+    x = U1 << np.uint64(63 - leading_zeros(mine))
+    above = others_of(hands, q) & tm & ~((x << U1) - U1)
+    if above == U0 or (above & ~hands[(q + 3) & 3]) != U0:
+        return False, U0
+    return popcount(mine) - 1 >= popcount(above), x
+
+
+@njit
+def cannot_take_all(hands, side, r):
+    """(bool, relevance): whether the side `side`, on lead with r tricks left and no trumps
+    in play, cannot take every one of them, because the other side holds the top card of
+    some suit and the side's own suits are too short.
+
+    To take every trick the side must lead every trick, each time in a suit it holds the
+    top card of: a lead of a suit whose top card an opponent holds loses to it (R20).
+    Each lead of a suit takes a card of it from every hand of the side still holding one,
+    so a suit is led at most as often as its longest holding in the side. An opponent
+    keeps its top card by discarding other cards, and it is never squeezed out of a
+    suit's top card while it must also keep another's: with two cards left, both top
+    cards of different suits, it discards after seeing the lead, and the side's last
+    leader, fixed by the cards then, cannot hold both threats. So the sum over the side's
+    suits of their longest holdings bounds its tricks. It rests on the owners of the top
+    card of every suit.
+    """
+    rel = U0
+    total = 0
+    theirs = False
+    for s in range(4):
+        sm = SUIT_MASK[s]
+        present = (hands[0] | hands[1] | hands[2] | hands[3]) & sm
+        if present == U0:
+            continue
+        top = U1 << np.uint64(63 - leading_zeros(present))
+        rel |= top
+        longest = 0
+        mine = False
+        for q in range(4):
+            if (side >> q) & 1:
+                longest = max(longest, popcount(hands[q] & sm))
+                if hands[q] & top:
+                    mine = True
+        if mine:
+            total += longest
+        else:
+            theirs = True
+    return theirs and total < r, rel
 
 
 @njit
@@ -251,6 +426,30 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
             if long_t > lower:
                 lower = long_t
                 lo_rel = lrel
+    if trump >= 0 and lower == 0 and r >= 1:
+        # a trump guarded behind the higher ones wins a trick while the other side leads;
+        # a lone declarer on lead first leads a side card (winning, or handing the lead on)
+        lone = (maxmask & (maxmask - 1)) == 0
+        for q in range(4):
+            if (maxmask >> q) & 1 and (((maxmask >> leader) & 1) == 0 or (
+                    lone and leader == q and (hands[q] & ~SUIT_MASK[trump]) != U0)):
+                ok, grel = guarded_behind(hands, q, trump)
+                if ok:
+                    lower = 1
+                    lo_rel = grel
+                    break
+    if trump < 0 or ((hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[trump]) == U0:
+        # the side on lead needs every trick left to beat the other side's top card
+        on_lead = maxmask if (maxmask >> leader) & 1 else 15 ^ maxmask
+        short, crel = cannot_take_all(hands, on_lead, r)
+        if short:
+            if on_lead == maxmask:
+                if r - 1 < upper:
+                    upper = r - 1
+                    up_rel = crel
+            elif lower < 1:
+                lower = 1
+                lo_rel = crel
     if (maxmask >> leader) & 1:
         sure, srel = sure_tricks(hands, leader, maxmask, trump)
         if sure > lower:

@@ -52,12 +52,14 @@ def _can_beat(hand, card, led, trump):
 
 
 @njit
-def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, first, killer,
-                moves, scores):
+def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, first, moves,
+                scores):
     """Write the candidate cards of the player to move into `moves`, best first; return count.
 
-    `first` (the table's best lead, or -1) is tried first, then `killer`, the card that last
-    caused a cut-off at this ply (or -1); either may be a card of the same run as a candidate.
+    `first` (the table's best lead, or -1, possibly a card of the same run as a candidate) is
+    tried first. There is no killer move: the card that last cut off at the same depth
+    belongs to an unrelated position as often as not, and on full deals trying it early cost
+    about five times the search time (measured; see BENCHMARKS.md).
     """
     p = (leader + nplayed) & 3
     hand = hands[p]
@@ -115,8 +117,6 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     if ((good >> q) & 1) == 1 and q != p and (hands[q] & SUIT_MASK[s]) != U0:
                         sc += 20
                         break
-            if c == killer:
-                sc += 200
             if c == first:
                 sc += 400
             moves[n] = c
@@ -170,8 +170,6 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     sc = 50 + rank  # stay under and shed a high card
                 else:
                     sc = 50 - rank
-            if c == killer:
-                sc += 200
             if c == first:
                 sc += 400
             moves[n] = c

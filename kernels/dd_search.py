@@ -108,7 +108,6 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     tried = np.zeros(MAX_PLY, np.uint64)  # cards tried at each ply
     nmov = np.zeros(MAX_PLY, np.int64)
     idx = np.zeros(MAX_PLY, np.int64)
-    killers = np.full(MAX_PLY, -1, np.int64)  # last card that cut off at each ply
     best = np.full(MAX_TRICKS + 2, -1, np.int64)  # card that cut off at each trick's lead
     leaders[0] = leader
     needs[0] = need
@@ -197,7 +196,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                             scores[STATS_ROW, 2] += 1
             if mode == _NEXT:
                 nmov[ply] = order_moves(hands, tricks[ti], npl, ld, gones[ti], trump, maxmask,
-                                        winmask, first, killers[ply], moves[ply], scores[ply])
+                                        winmask, first, moves[ply], scores[ply])
                 best[ti] = -1
                 idx[ply] = 0
                 rels[ply] = U0
@@ -208,7 +207,6 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
             if npl == 3:
                 vrel |= trels[ti]
             if v == is_max:
-                killers[ply] = c
                 if npl == 0:
                     best[ti] = c
                 mode = _DONE

@@ -5,6 +5,9 @@ import random
 import numpy as np
 
 from kernels.dd_bounds import (
+    cannot_take_all,
+    cash_tricks,
+    guarded_behind,
     must_win_lead,
     quick_bounds,
     seat_count,
@@ -70,3 +73,83 @@ def test_r20_lone_declarer_keeps_the_trumps_higher_opposing_trumps_cannot_all_be
     # give W a fourth spade above N's lowest (the S6 for a heart): the bound falls to 0
     hands[3] = s(10, 4, 21, 22)
     assert trump_length_tricks(np.array(hands, np.uint64), 0, 0)[0] == 0
+
+
+def _cards(*names):
+    """Card mask of PBN-style names such as 'SA', 'C5' (suits S H D C = 0..3, 2 = rank 0)."""
+    ranks = "23456789TJQKA"
+    return sum(1 << (13 * "SHDC".index(n[0]) + ranks.index(n[1])) for n in names)
+
+
+def _deal(*seats):
+    """(hands as ints, as the kernels' array) of four seats N E S W, each 'SA HK ...'."""
+    hands = [_cards(*seat.split()) for seat in seats]
+    return hands, np.array(hands, np.uint64)
+
+
+def test_r19_r20_trump_guarded_behind_the_higher_ones_wins_a_trick():
+    # clubs trump: E holds CQ53 behind N's CAK (N plays just before E whenever a defender
+    # leads), so E's queen must win a trick; any defender on lead
+    hands, arr = _deal("CA CK SA SK", "CQ C5 C3 HA", "C9 C8 C7 SQ", "CJ CT C6 SJ")
+    ok, rel = guarded_behind(arr, 1, 3)
+    assert ok and rel == np.uint64(_cards("CQ"))
+    for leader in (0, 2, 3, 1):  # E on lead too: it leads its side card first
+        assert quick_bounds(arr, leader, 3, 2, 2)[0] == 1
+        assert brute_value(hands, 3, leader, 2, 2) >= 1
+    # one small club fewer (CQ5 against CAK): no longer guarded, and indeed E can be held
+    # to nothing: N leads CA and CK in turn
+    hands[1] = _cards("CQ", "C5", "HK", "HA")
+    arr = np.array(hands, np.uint64)
+    assert not guarded_behind(arr, 1, 3)[0]
+    assert brute_value(hands, 3, 0, 2, 2) == 0
+    # the higher clubs with the seat after E (S) instead: nothing sure either
+    _, arr = _deal("C9 C8 SA SK", "CQ C5 C3 HA", "CA CK C7 SQ", "CJ CT C6 SJ")
+    assert not guarded_behind(arr, 1, 3)[0]
+
+
+def test_r20_sure_tricks_cross_to_a_partner_holding_the_top_card():
+    # no trump, N on lead with N-S a side: N has only low cards, but leads a low spade to
+    # S's SA and S then cashes SK and HA as well: three tricks
+    hands, arr = _deal("S2 S3 D2", "S4 H2 D3", "SA SK HA", "S5 H3 D4")
+    assert cash_tricks(arr, 0, 5, -1)[0] == 0
+    tricks, rel = sure_tricks(arr, 0, 5, -1)
+    assert tricks == 3 and (rel & np.uint64(_cards("SA"))) != 0
+    assert (arr == np.array(hands, np.uint64)).all()  # the hands are restored
+    assert brute_value(hands, -1, 0, 5, 5) == 3
+    # hearts trump and E void in spades with a trump: E may ruff the crossing, no count
+    hands[1] = _cards("H4", "H2", "D3")
+    assert sure_tricks(np.array(hands, np.uint64), 0, 5, 1)[0] == 0
+
+
+def test_r20_side_on_lead_cannot_take_every_trick_past_a_top_card():
+    # no trump; N-S on lead need all 3 tricks but E holds the SA and N-S's own suits
+    # (hearts: longest holding 2) give at most 2 leads that win
+    hands, arr = _deal("HA HK S2", "SA D2 D3", "HQ S3 C2", "D4 D5 C3")
+    short, rel = cannot_take_all(arr, 5, 3)
+    assert short and (rel & np.uint64(_cards("SA"))) != 0
+    assert quick_bounds(arr, 0, -1, 5, 5)[1] == 2
+    assert brute_value(hands, -1, 0, 5, 5) <= 2
+    # the other way round: E-W on lead need all three, but only spades are theirs (E's
+    # SA, one lead): N-S, maximising, take at least one trick
+    hands[1] = _cards("SA", "H5", "H6")
+    hands[3] = _cards("H2", "H3", "H4")
+    arr = np.array(hands, np.uint64)
+    assert cannot_take_all(arr, 10, 3)[0]
+    assert quick_bounds(arr, 1, -1, 5, 5)[0] >= 1
+    assert brute_value(hands, -1, 1, 5, 5) >= 1
+
+
+def test_new_bounds_bracket_exact_values_on_longer_endings():
+    # the crossing, guarded-trump and every-trick rules act on 3..5-card endings; no trump
+    # or trumps that may run out, lone declarers and partnerships, every leader
+    rng = random.Random(2026)
+    for _ in range(sized(50, 1000)):
+        k = rng.randint(3, 5)
+        hands = random_ending(rng, k)
+        trump = rng.choice([-1, -1, 0, 1, 2, 3])
+        leader = rng.randint(0, 3)
+        mask = rng.choice([1, 2, 4, 8, 5, 10, 7, 14])
+        arr = np.array(hands, np.uint64)
+        lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask)
+        v = brute_value(hands, trump, leader, mask, mask)
+        assert lo <= v <= up, (hands, trump, leader, mask, lo, v, up)

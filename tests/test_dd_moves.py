@@ -37,7 +37,7 @@ def test_moves_cover_each_run_of_legal_cards_once():
         trump = rng.randint(-1, 3)
         mask = rng.choice([1, 5, 7, 14])
         n = order_moves(hands, trick, nplayed, leader, np.uint64(gone), trump, mask, mask,
-                        -1, -1, moves, scores)
+                        -1, moves, scores)
         got = [int(c) for c in moves[:n]]
         assert len(set(got)) == n
         assert all(legal >> c & 1 for c in got)
