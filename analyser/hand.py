@@ -268,11 +268,13 @@ def solve(query: HandQuery, deals, progress: bool = False):
             if start and elapsed >= query.budget:
                 break
             # first a small step (it also loads the compiled solver), then what the rate
-            # so far says fits in half the time left (solve times vary a lot from deal to
-            # deal, so steps shrink as the budget runs out); none that would overrun it by half
+            # so far says fits in half the time left, but never more deals than are solved
+            # already: solve times vary a lot from deal to deal (a few easy completions
+            # first once made one step of 250 overrun a 10 s budget fivefold); none that
+            # would overrun it by half
             rate = start / max(elapsed, 1e-9)
             step = BUDGET_FIRST_STEP if not start else int(rate * (query.budget - elapsed) / 2)
-            step = max(BUDGET_FIRST_STEP, min(CHUNK, step))
+            step = max(BUDGET_FIRST_STEP, min(CHUNK, start, step))
             if start and elapsed + step / rate > 1.5 * query.budget:
                 break
         stop = min(n, start + step)

@@ -82,9 +82,12 @@ def run(quick: bool, deals: int | None = None) -> str:
     lines += [
         "",
         "Outside kernels = 1 - (time inside deal_random, dd_table and dd_misere_table, summed "
-        "over chunks, divided by jobs) / wall time. Target: under 5%.",
+        "over chunks, divided by jobs) / wall time. Target: under 5%. With several jobs it "
+        "also counts a worker's idle wait for the others' last chunks, which dominates when "
+        "there are few chunks of uneven cost (a deal takes from under a second to about "
+        "half a minute).",
     ]
     if sized_down:
         lines += ["", f"Sized down with `--deals {deals}` (full size: 400 deals, 3 runs), "
-                  "because the full size cannot finish at the solver's present speed."]
+                  "because the full size takes hours at the solver's present speed."]
     return "\n".join(lines)

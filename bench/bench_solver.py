@@ -235,8 +235,8 @@ def run(quick: bool, deals: int | None = None) -> str:
              "DDS and our solves of (a) alternate deal by deal so both see the same load.")
     if deals is not None:
         notes += (f" Sized down with `--deals {deals}` (full size: 500 deals in (a), 40 deals "
-                  "x 3 runs in (b)), because the full size cannot finish at the solver's "
-                  "present speed.")
+                  "x 3 runs in (b)), because the full size takes about half an hour at the "
+                  "solver's present speed.")
     return "\n".join([section_a, section_b, section_c, section_d, notes])
 
 

@@ -387,3 +387,32 @@ def test_r15_budgeted_default_equals_a_fixed_run_of_the_count_it_solved(monkeypa
             d.pop(key)
     assert a == b  # completion i depends only on the seed
     assert auto.little_misere.verdict == "bid"  # R15: the 2-3-4 hand makes LM every time
+
+
+def test_budget_steps_grow_no_faster_than_the_solved_count(monkeypatch):
+    # a few easy completions first, then slow ones: the rate from the easy ones must not
+    # size one huge step (a 10 s budget once overran fivefold that way)
+    import dataclasses
+    import time
+
+    import analyser.hand as hand_module
+    import analyser.solver as solver_module
+
+    calls = []
+
+    def fake_solve(deals, position, leader, defender_discard):
+        n = len(deals)
+        done = sum(calls)
+        time.sleep(0.0005 * n if done < 4 else 0.02 * n)
+        calls.append(n)
+        return (np.zeros((n, 4), np.int8), np.zeros(n, bool), np.zeros(n, bool))
+
+    monkeypatch.setattr(solver_module, "solve_declarer", fake_solve)
+    query = dataclasses.replace(prepare(HAND, seed=3), budget=0.3)
+    deals = deal(query)
+    began = time.perf_counter()
+    tricks, _, _ = hand_module.solve(query, deals)
+    spent = time.perf_counter() - began
+    assert spent < 0.6, (spent, calls)  # within twice the budget
+    assert all(calls[i] <= max(2, sum(calls[:i])) for i in range(len(calls)))
+    assert len(tricks) == sum(calls)
