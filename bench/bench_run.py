@@ -53,10 +53,12 @@ def run(quick: bool, deals: int | None = None) -> str:
     """Measure `run` end to end with 1 and 2 jobs; return a Markdown section. `deals`
     replaces the full size (400 deals, 3 runs) by one run of that many deals."""
     sized_down = deals is not None
+    # many chunks per job, as `make run` uses: a deal takes from under a second to about
+    # half a minute, and with few chunks a worker would idle while the other finishes
     if sized_down:
-        chunk, repeats = max(1, deals // 4), 1
+        chunk, repeats = max(1, deals // 24), 1
     else:
-        deals, chunk, repeats = (24, 8, 1) if quick else (400, 50, 3)
+        deals, chunk, repeats = (24, 4, 1) if quick else (400, 10, 3)
     jobs_list = [1, 2] if available_cores() >= 2 else [1]
     for jobs in jobs_list:  # warm-up: compile or load numba's cache, start the workers
         _one_run(2, 1, jobs)

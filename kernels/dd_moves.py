@@ -135,6 +135,12 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             q = (leader + j) & 3
             if ((good >> q) & 1) != good_now and _can_beat(hands[q], wcard, led, trump):
                 winner_holds = False
+        # can a partner still to play beat the card now winning?
+        partner_later = False
+        for j in range(nplayed + 1, 4):
+            q = (leader + j) & 3
+            if ((good >> q) & 1) == 1 and _can_beat(hands[q], wcard, led, trump):
+                partner_later = True
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
@@ -159,6 +165,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                 else:
                     if good_now == 1:
                         sc = (90 if winner_holds else 40) - rank
+                    elif partner_later:
+                        sc = 60 - rank  # second hand low: a partner still to play can win
                     else:
                         sc = 30 - rank
                     if s != led and (others & SUIT_MASK[s] & _higher_in_suit(c)) == U0:
