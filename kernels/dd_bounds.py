@@ -23,6 +23,13 @@ every suit, only cards below all the others' cards of that suit never wins a tri
 does not lead (whoever follows suit beats it; a discard never wins), and it leads only
 once, to the first trick, where it can lose by leading a suit someone else still holds:
 the property survives every trick, so such a declarer takes nothing (upper bound 0).
+
+Three more rules (each function's docstring gives its argument): the leader may first
+cross to a partner holding a suit's top card (`sure_tricks`); a maximising seat's highest
+trump, with every higher trump held by its right-hand opponent and enough lower trumps
+to play under them, takes a trick while the other side leads (`guarded_behind`); and with
+no trumps in play, the side on lead cannot take every trick when the other side holds a
+suit's top card and the side's own suits are too short (`cannot_take_all`).
 """
 
 import numpy as np
