@@ -130,12 +130,6 @@ def cash_tricks(hands, p, side, trump):
 
 
 @njit
-def _lowest_of(mask):
-    """The lowest card of `mask` as a mask (0 for 0)."""
-    return mask & (U0 - mask)
-
-
-@njit
 def sure_tricks(hands, p, side, trump):
     """(tricks, relevance): tricks the side `side` (seat mask, containing p) is sure to take
     with `p` on lead now: the best of p cashing its own top runs (`cash_tricks`), of
@@ -158,11 +152,11 @@ def sure_tricks(hands, p, side, trump):
     without trumps in play after p's top trumps nobody can ruff the crossing later.
     `hands` is changed during the call and restored.
     """
-    best, best_rel = cash_tricks(hands, p, side, trump)
+    cashed, extra, cash_rel, drawn = _cash(hands, p, side, trump)
+    best, best_rel = cashed + extra, cash_rel
     r = popcount(hands[p])
     if best >= r:
         return best, best_rel
-    cashed, _, cash_rel, drawn = _cash(hands, p, side, trump)
     tm = SUIT_MASK[trump] if trump >= 0 else U0
     for q in range(4):
         if q == p or ((side >> q) & 1) == 0:
@@ -184,10 +178,8 @@ def sure_tricks(hands, p, side, trump):
             if ruff:
                 continue
             if cashed > 0 and (trump < 0 or drawn):
-                qrun = _top_run(hands[q] & sm, others_of(hands, q) & sm)
-                k = popcount(qrun) if trump < 0 else 1
-                if trump >= 0:
-                    qrun = top
+                qrun = top if trump >= 0 else _top_run(hands[q] & sm, others_of(hands, q) & sm)
+                k = popcount(qrun)
                 if popcount(hands[q]) - k >= cashed and cashed + k > best:
                     best = min(cashed + k, r)
                     best_rel = cash_rel | qrun
@@ -199,7 +191,8 @@ def sure_tricks(hands, p, side, trump):
                 if x == q:
                     hands[x] ^= top
                 elif (hands[x] & sm) != U0:
-                    hands[x] ^= _lowest_of(hands[x] & sm)
+                    low = hands[x] & sm
+                    hands[x] ^= low & (U0 - low)
             n, rel = cash_tricks(hands, q, side, trump)
             hands[0], hands[1], hands[2], hands[3] = saved0, saved1, saved2, saved3
             if 1 + n > best:

@@ -129,18 +129,17 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         wcard = trick[wi]
         wsuit = wcard // 13
         good_now = (good >> wseat) & 1
-        # does the card now winning survive the players still to come?
+        # does the card now winning survive the players still to come, and can a partner
+        # still to play beat it?
         winner_holds = True
-        for j in range(nplayed + 1, 4):
-            q = (leader + j) & 3
-            if ((good >> q) & 1) != good_now and _can_beat(hands[q], wcard, led, trump):
-                winner_holds = False
-        # can a partner still to play beat the card now winning?
         partner_later = False
         for j in range(nplayed + 1, 4):
             q = (leader + j) & 3
-            if ((good >> q) & 1) == 1 and _can_beat(hands[q], wcard, led, trump):
-                partner_later = True
+            if _can_beat(hands[q], wcard, led, trump):
+                if ((good >> q) & 1) != good_now:
+                    winner_holds = False
+                if (good >> q) & 1:
+                    partner_later = True
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
