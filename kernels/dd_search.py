@@ -9,7 +9,9 @@ trick is an immediate cut-off. Play follows R19 (follow suit) and R20 (trick win
 
 The exact value comes from repeated target searches stepped from a first guess; every
 search shares one transposition table (kernels.dd_tt), which stores bounds at trick
-boundaries, so each step reuses the previous steps' work.
+boundaries, so each step reuses the previous steps' work. In the one-against-three modes
+each target search tries the leads of its first trick side by side under growing node
+budgets (`probe_search`), so that one wrong lead cannot hold up the rest.
 """
 
 import numpy as np
