@@ -9,9 +9,7 @@ trick is an immediate cut-off. Play follows R19 (follow suit) and R20 (trick win
 
 The exact value comes from repeated target searches stepped from a first guess; every
 search shares one transposition table (kernels.dd_tt), which stores bounds at trick
-boundaries, so each step reuses the previous steps' work. In the one-against-three modes
-each target search tries the leads of its first trick side by side under growing node
-budgets (`probe_search`), so that one wrong lead cannot hold up the rest.
+boundaries, so each step reuses the previous steps' work.
 """
 
 import numpy as np
@@ -58,10 +56,6 @@ def new_buffers():
     return np.zeros((MAX_PLY, MAX_MOVES), np.int64), np.zeros((MAX_PLY, MAX_MOVES), np.int64)
 
 
-NOT_FOUND = 0
-FOUND = 1
-ABORTED = 2
-
 _ENTER = 0
 _CHILD = 1
 _NEXT = 2
@@ -83,16 +77,8 @@ def trick_relevance(row, winner_index):
 
 
 @njit
-def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, moves, scores,
-           rootmask, limit):
-    """FOUND (1) when the maximising seats can make `winmask` take >= `need` of the tricks
-    left, NOT_FOUND (0) when they cannot, ABORTED (2) when the search visited more than
-    `limit` nodes first (0: no limit).
-
-    `rootmask` restricts the cards tried at the root (the lead of the first trick). A
-    restricted search answers for those cards only: when the side to move succeeds with one
-    of them the position succeeds and is stored; when it fails, only those cards fail (a
-    table or bound cut-off at the root still answers for the whole position).
+def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, moves, scores):
+    """True when the maximising seats can make `winmask` take >= `need` of the tricks left.
 
     The position is at a trick boundary with `leader` to lead; `gone` holds the cards out
     of play. The depth-first search runs on an explicit stack (one row per ply, one per
@@ -123,7 +109,6 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     nmov = np.zeros(MAX_PLY, np.int64)
     idx = np.zeros(MAX_PLY, np.int64)
     best = np.full(MAX_TRICKS + 2, -1, np.int64)  # card that cut off at each trick's lead
-    nodes = 0
     leaders[0] = leader
     needs[0] = need
     gones[0] = gone
@@ -138,14 +123,6 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
         p = (ld + npl) & 3
         is_max = ((maxmask >> p) & 1) == 1
         if mode == _ENTER:
-            nodes += 1
-            if limit > 0 and nodes > limit:
-                # give up: undo the moves on the way back to the root, store nothing
-                while ply > 0:
-                    ply -= 1
-                    q = (leaders[ply >> 2] + (ply & 3)) & 3
-                    hands[q] ^= bit(moves[ply, idx[ply] - 1])
-                return ABORTED
             mode = _NEXT
             first = -1
             if COUNT_NODES:
@@ -247,9 +224,6 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
             while idx[ply] < nmov[ply]:
                 c = moves[ply, idx[ply]]
                 idx[ply] += 1
-                if ply == 0 and (bit(c) & rootmask) == U0:
-                    c = -1
-                    continue
                 # skip a card below every relevant card of its suit once another such
                 # card of the suit was tried here (same value, see the doc above), unless
                 # its own run reaches a relevant card (then the run's bottom matters)
@@ -280,7 +254,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                 mode = _ENTER
                 continue
         # mode is _DONE or _DONE_NOSTORE: the node at `ply` has value v, relevance vrel
-        if mode == _DONE and npl == 0 and (ply > 0 or v == is_max or rootmask == FULL_DECK):
+        if mode == _DONE and npl == 0:
             r = popcount(hands[ld])
             code = 0 if best[ti] < 0 else move_code(hands, best[ti])
             kw = ks_from_relevance(hands, vrel)
@@ -292,7 +266,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                 tt_store(keys, data, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, r,
                          lo, up, code, gen)
         if ply == 0:
-            return FOUND if v else NOT_FOUND
+            return v
         ply -= 1
         mode = _CHILD
 
@@ -303,69 +277,8 @@ def gone_of(hands):
     return FULL_DECK & ~(hands[0] | hands[1] | hands[2] | hands[3])
 
 
-PROBE_NODES = 4096
-PROBE_GROWTH = 4
-
-
 @njit
-def probe_search(hands, leader, need, trump, maxmask, winmask, keys, data, gen, moves, scores,
-                 probe):
-    """`search` from a trick boundary, whose root tries its leads side by side.
-
-    A wrong lead can cost thousands of times more than the right one: the search must prove
-    that it fails, to the end. In one Boston deal, the defenders' first-tried lead (a trump
-    from a singleton) took 37 million nodes to refute, the winning lead 0.15 million. So
-    after a small search over the whole position, each lead still open is searched with a
-    node budget, in the usual order, the budget growing after each round: a lead that wins
-    for the side on lead answers at once, a lead that loses is dropped, a lead over budget
-    waits for the next round. The last open lead is searched without a budget. Work done
-    under an exceeded budget is not lost: the table keeps every finished subtree.
-
-    This serves the one-against-three modes (numeric contracts and misère). On the 20
-    Boston deals of seed 7 it cut the full analysis from 95 s to 75 s; the searches that
-    prove a wrong lead fails, 37 s of it, took 15 s. Partnerships (two seats a side) search
-    at once without a budget: on bridge deals our lead order is right often enough that the
-    rounds cost 30-60% more time than they saved.
-
-    `probe` is the first budget (PROBE_NODES; the tests pass tiny ones to exercise every
-    path on small endings).
-    """
-    gone = gone_of(hands)
-    full = FULL_DECK
-    if popcount(maxmask) == 2:
-        probe = 0  # partnerships: one search, no budget
-    r = search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, moves,
-               scores, full, probe)
-    if r != ABORTED:
-        return r == FOUND
-    mover_max = ((maxmask >> leader) & 1) == 1
-    trick = np.zeros(4, np.int64)
-    n = order_moves(hands, trick, 0, leader, gone, trump, maxmask, winmask, -1, moves[0],
-                    scores[0])
-    leads = moves[0, :n].copy()
-    live = np.ones(n, np.bool_)
-    left = n
-    budget = probe
-    while True:
-        budget *= PROBE_GROWTH
-        for i in range(n):
-            if not live[i]:
-                continue
-            r = search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen,
-                       moves, scores, bit(leads[i]), 0 if left == 1 else budget)
-            if r == ABORTED:
-                continue
-            if (r == FOUND) == mover_max:
-                return r == FOUND  # this lead wins for the side on lead
-            live[i] = False
-            left -= 1
-            if left == 0:
-                return not mover_max  # every lead loses
-
-
-@njit
-def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, moves, scores,
-                probe=PROBE_NODES):
+def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, moves, scores):
     """Exact tricks of `winmask` from a trick-boundary position.
 
     The window starts at the quick bounds; the first target is `guess` (clamped into the
@@ -373,11 +286,12 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, 
     all than stepping one trick at a time from the guess, whose far-off False searches can
     each cost nearly as much as the final ones).
     """
+    gone = gone_of(hands)
     lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask)
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
-        if probe_search(hands, leader, t, trump, maxmask, winmask, keys, data, gen, moves,
-                        scores, probe):
+        if search(hands, leader, gone, t, trump, maxmask, winmask, keys, data, gen, moves,
+                  scores):
             lo = t
         else:
             hi = t - 1
@@ -391,8 +305,8 @@ def solve_misere(hands, declarer, leader, keys, data, gen, moves, scores):
     if popcount(hands[leader]) == 0:
         return True
     winmask = 1 << declarer
-    return not probe_search(hands, leader, 1, -1, 15 ^ winmask, winmask, keys, data, gen,
-                            moves, scores, PROBE_NODES)
+    return not search(hands, leader, gone_of(hands), 1, -1, 15 ^ winmask, winmask,
+                      keys, data, gen, moves, scores)
 
 
 DISCARD_HIGHEST = 0

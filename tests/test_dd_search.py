@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
-from kernels.dd_search import PROBE_NODES, defender_discard, new_buffers, solve_value
+from kernels.dd_search import defender_discard, new_buffers, solve_value
 from kernels.dd_tt import new_table
 from kernels.jit import njit
 from tests.conftest import sized
@@ -122,11 +122,9 @@ def solve_little_job(arr, declarer, leader, keys, data):
 
 
 @njit
-def _value_inside(hands, leader, trump, maxmask, winmask, keys, data, moves, scores,
-                  probe=PROBE_NODES):
+def _value_inside(hands, leader, trump, maxmask, winmask, keys, data, moves, scores):
     """Calls the kernel from inside another compiled function (STYLE.md)."""
-    return solve_value(hands, leader, trump, maxmask, winmask, 2, keys, data, 1, moves, scores,
-                       probe)
+    return solve_value(hands, leader, trump, maxmask, winmask, 2, keys, data, 1, moves, scores)
 
 
 def _cases(seed, n, kmax):
@@ -155,26 +153,6 @@ def test_partnership_tricks_match_brute_force_inside_njit(work):
         got = _value_inside(arr, leader, trump, mask, mask, keys, data, moves, scores)
         assert got == brute_value(hands, trump, leader, mask, mask), (hands, trump, side, leader)
         assert [int(h) for h in arr] == hands  # make/undo restored the position in place
-
-
-@pytest.mark.parametrize("probe", [1, 5])
-def test_r10_r15_leads_probed_under_tiny_node_budgets_match_brute_force(probe):
-    """kernels.dd_search.probe_search: with first budgets of 1 and 5 nodes nearly every search
-    of these endings gives up part-way (the moves on the way back are undone, nothing is
-    stored) and tries its leads one by one; one declarer against three, three against one
-    and misère (R10, R15, R21) must still give the brute-force values, and the hands must
-    come back whole. (Two-seat partnerships never probe.)"""
-    keys, data = new_table(1)
-    moves, scores = new_buffers()
-    for hands, trump, declarer, leader, rng in _cases(6, sized(120, 600), 4):
-        me = 1 << declarer
-        maxmask, winmask = rng.choice([(me, me), (15 ^ me, 15 ^ me), (15 ^ me, me)])
-        arr = np.array(hands, np.uint64)
-        got = _value_inside(arr, leader, trump, maxmask, winmask, keys, data, moves, scores,
-                            probe)
-        assert got == brute_value(hands, trump, leader, maxmask, winmask), (
-            hands, trump, maxmask, winmask, leader)
-        assert [int(h) for h in arr] == hands
 
 
 def test_r15_r21_grand_misere_matches_brute_force(work):
