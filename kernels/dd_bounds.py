@@ -283,6 +283,43 @@ def guarded_behind(hands, q, trump):
 
 
 @njit
+def trump_challenge(hands, d, trump):
+    """(bool, relevance): whether seat `d`, alone against three with the defenders on
+    lead, is sure to win a trick with its trumps by always playing its highest trump,
+    except its lowest when its right-hand opponent has already played a higher one.
+
+    The declarer plays a trump only when trumps are led or it holds nothing else (it
+    follows suit or discards otherwise), and each such trick needs a defender's higher
+    trump (R20): one from its right-hand opponent, who plays before it (R19 order), or a
+    cover from one of the two who may play after it. Trumps the defenders spend on other
+    tricks only leave them fewer. Against that play, covering the declarer's top y trumps
+    (each by a distinct higher trump of the two behind it) and killing the other t - y
+    with right-hand trumps above the highest of them (played before the declarer's, so
+    it plays its lowest) is all the defence can do, best with the covers first: if no y
+    allows it, a trick is the declarer's. It rests on the owners of the trumps down to
+    the declarer's lowest one.
+    """
+    tm = SUIT_MASK[trump]
+    mine = hands[d] & tm
+    if mine == U0:
+        return False, U0
+    ahead = hands[(d + 3) & 3] & tm
+    behind = (hands[(d + 1) & 3] | hands[(d + 2) & 3]) & tm
+    t = popcount(mine)
+    rest = mine
+    for y in range(t):
+        # the top y trumps are covered; the highest of the rest is d_(y+1)
+        top = U1 << np.uint64(63 - leading_zeros(rest))
+        above = ~((top << U1) - U1)
+        if popcount(ahead & above) >= t - y:
+            return False, U0  # the rest fall under right-hand trumps
+        if popcount(behind & above) < y + 1:
+            return True, mine & (U0 - mine)  # d_(y+1) cannot be covered too
+        rest ^= top
+    return False, U0  # every trump covered
+
+
+@njit
 def cannot_take_all(hands, side, r):
     """(bool, relevance): whether the side `side`, on lead with r tricks left and no trumps
     in play, cannot take every one of them, because the other side holds the top card of
@@ -434,6 +471,8 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
             if (maxmask >> q) & 1 and (((maxmask >> leader) & 1) == 0 or (
                     lone and leader == q and (hands[q] & ~SUIT_MASK[trump]) != U0)):
                 ok, grel = guarded_behind(hands, q, trump)
+                if not ok and lone:
+                    ok, grel = trump_challenge(hands, q, trump)
                 if ok:
                     lower = 1
                     lo_rel = grel

@@ -13,6 +13,7 @@ from kernels.dd_bounds import (
     seat_count,
     sure_tricks,
     top_trumps,
+    trump_challenge,
     trump_length_tricks,
 )
 from tests.conftest import sized
@@ -153,3 +154,42 @@ def test_new_bounds_bracket_exact_values_on_longer_endings():
         lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask)
         v = brute_value(hands, trump, leader, mask, mask)
         assert lo <= v <= up, (hands, trump, leader, mask, lo, v, up)
+
+
+def test_r19_r20_lone_declarer_trumps_challenge_wins_a_trick():
+    # clubs trump, E declares alone with CQJ6: N (its right-hand opponent, playing before
+    # it) holds CAT8, W holds CK. The defenders' trumps could beat E's one by one (A, K,
+    # T) and the queen is not guarded behind the ace, but E plays its highest trump each
+    # time it must play one (its lowest under N's ace): W's king covers one, N's ace
+    # takes one, and the third wins (R19 order, R20)
+    hands, arr = _deal("HT CA CT C8", "D3 CQ CJ C6", "S3 H6 H3 DQ", "H7 DA D7 CK")
+    assert not guarded_behind(arr, 1, 3)[0]
+    assert trump_length_tricks(arr, 1, 3)[0] == 0
+    ok, rel = trump_challenge(arr, 1, 3)
+    assert ok and rel == np.uint64(_cards("C6"))
+    for leader in (0, 2, 3):
+        assert quick_bounds(arr, leader, 3, 2, 2)[0] == 1
+        assert brute_value(hands, 3, leader, 2, 2) == 1
+    # E with CJT6 against N's CAQ8 instead: W's king covers the jack and N's two honours
+    # above the ten, played before E, take the other two: the rule claims nothing
+    hands, arr = _deal("HT CA CQ C8", "D3 CJ CT C6", "S3 H6 H3 DQ", "H7 DA D7 CK")
+    assert not trump_challenge(arr, 1, 3)[0]
+
+
+def test_r19_r20_trump_challenge_never_claims_a_trick_the_defence_can_deny():
+    # brute force on random endings: whenever the rule says the lone declarer wins a
+    # trick with the defenders on lead, it does
+    rng = random.Random(77)
+    fired = 0
+    for _ in range(sized(400, 4000)):
+        k = rng.randint(2, 4)
+        hands = random_ending(rng, k)
+        trump = rng.randint(0, 3)
+        d = rng.randint(0, 3)
+        arr = np.array(hands, np.uint64)
+        if not trump_challenge(arr, d, trump)[0]:
+            continue
+        fired += 1
+        leader = rng.choice([q for q in range(4) if q != d])
+        assert brute_value(hands, trump, leader, 1 << d, 1 << d) >= 1, (hands, trump, d)
+    assert fired >= sized(40, 400)
