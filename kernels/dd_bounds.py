@@ -24,12 +24,17 @@ does not lead (whoever follows suit beats it; a discard never wins), and it lead
 once, to the first trick, where it can lose by leading a suit someone else still holds:
 the property survives every trick, so such a declarer takes nothing (upper bound 0).
 
-Three more rules (each function's docstring gives its argument): the leader may first
-cross to a partner holding a suit's top card (`sure_tricks`); a maximising seat's highest
+More rules (each function's docstring gives its argument): the leader may first cross
+to a partner holding a suit's top card (`sure_tricks`); a maximising seat's highest
 trump, with every higher trump held by its right-hand opponent and enough lower trumps
-to play under them, takes a trick while the other side leads (`guarded_behind`); and with
-no trumps in play, the side on lead cannot take every trick when the other side holds a
-suit's top card and the side's own suits are too short (`cannot_take_all`).
+to play under them, takes a trick while the other side leads (`guarded_behind`); a lone
+declarer's trumps take a trick while the defenders lead when it wins the trump game
+played by its trumps against the right-hand opponent's (played before it) and the
+others' (covering after it): one line of play in closed form (`trump_challenge`), the
+whole game searched within a budget (`trump_game`, asked by the search itself through
+`trump_trick`); and with no trumps in play, the side
+on lead cannot take every trick when the other side holds a suit's top card and the
+side's own suits are too short (`cannot_take_all`).
 """
 
 import numpy as np
@@ -37,6 +42,8 @@ import numpy as np
 from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_state import SUIT_MASK, U0, U1
 from kernels.jit import njit
+
+GAME_BUDGET = 256  # nodes of `trump_game` per trick boundary at most
 
 
 @njit
@@ -317,6 +324,140 @@ def trump_challenge(hands, d, trump):
             return True, mine & (U0 - mine)  # d_(y+1) cannot be covered too
         rest ^= top
     return False, U0  # every trump covered
+
+
+@njit
+def _run_bottoms(cards, others):
+    """The lowest card of each run of `cards` that no card of `others` splits."""
+    out = U0
+    rest = cards
+    while rest != U0:
+        low = rest & (U0 - rest)
+        out |= low
+        above = others & ~((low << U1) - U1)
+        if above == U0:
+            break
+        stop = above & (U0 - above)
+        rest &= ~((stop << U1) - U1)
+    return out
+
+
+_G_ENTER = 0
+_G_NEXT_A = 1
+_G_NEXT_D = 2
+_G_RETURN = 3
+
+
+@njit
+def trump_game(mine, ahead, behind, budget):
+    """The game behind `trump_challenge`, searched whole: 1 when the lone declarer (its
+    trumps `mine`) wins a trick whatever its right-hand opponent (trumps `ahead`, played
+    before its own) and the two players behind it (trumps `behind`, either of whom may
+    cover after it) do; 0 when they can kill all its trumps; -1 when the search would
+    need more than `budget` nodes.
+
+    The game (see `trump_challenge` for why a win in it is a trick in play): each trick
+    the right-hand opponent plays a trump a or none; the declarer then plays a trump d,
+    which dies under a higher a, else needs a cover (a higher trump from behind) or wins.
+    The search tries one card of each run that the other side's cards do not split
+    (its cards are equivalent for ever: only the declarer's cards leave the runs), no
+    right-hand trump below all the declarer's (it can kill nothing: a pass does as much
+    and keeps it), the lowest cover above d (a higher one kept covers whatever it would),
+    and lets only the declarer's lowest trump die. Only the last narrows a choice that
+    could matter, and it narrows the declarer's, so a 1 is always sound. An explicit
+    stack: numba cannot cache a self-recursive function.
+    """
+    dm = np.empty(14, np.uint64)
+    am = np.empty(14, np.uint64)
+    bm = np.empty(14, np.uint64)
+    aopt = np.empty(14, np.uint64)
+    apass = np.empty(14, np.bool_)
+    cura = np.empty(14, np.uint64)
+    dopt = np.empty(14, np.uint64)
+    dm[0] = mine
+    am[0] = ahead
+    bm[0] = behind
+    lv = 0
+    nodes = 0
+    res = 0
+    mode = _G_ENTER
+    while True:
+        if mode == _G_ENTER:
+            if dm[lv] == U0:
+                res = 0  # every trump of the declarer killed
+                mode = _G_RETURN
+            else:
+                low = dm[lv] & (U0 - dm[lv])
+                apass[lv] = True
+                aopt[lv] = _run_bottoms(am[lv] & ~((low << U1) - U1), dm[lv])
+                mode = _G_NEXT_A
+        elif mode == _G_NEXT_A:
+            if apass[lv]:
+                apass[lv] = False
+                a = U0
+            elif aopt[lv] != U0:
+                a = U1 << np.uint64(63 - leading_zeros(aopt[lv]))
+                aopt[lv] ^= a
+            else:
+                res = 1  # no choice of the right-hand opponent holds the declarer
+                mode = _G_RETURN
+                continue
+            cura[lv] = a
+            both = am[lv] | bm[lv]
+            if a == U0:
+                dopt[lv] = _run_bottoms(dm[lv], both)
+            else:
+                low = dm[lv] & (U0 - dm[lv])
+                dies = low if low < a else U0
+                dopt[lv] = dies | _run_bottoms(dm[lv] & ~((a << U1) - U1), both)
+            mode = _G_NEXT_D
+        elif mode == _G_NEXT_D:
+            if dopt[lv] == U0:
+                res = 0  # every reply of the declarer fails
+                mode = _G_RETURN
+                continue
+            d = dopt[lv] & (U0 - dopt[lv])
+            dopt[lv] ^= d
+            a = cura[lv]
+            nb = bm[lv]
+            if a == U0 or d > a:
+                covers = nb & ~((d << U1) - U1)
+                if covers == U0:
+                    mode = _G_NEXT_A  # d wins its trick: this choice fails
+                    continue
+                nb ^= covers & (U0 - covers)
+            nodes += 1
+            if nodes > budget:
+                return -1
+            dm[lv + 1] = dm[lv] ^ d
+            am[lv + 1] = am[lv] ^ a
+            bm[lv + 1] = nb
+            lv += 1
+            mode = _G_ENTER
+        else:
+            if lv == 0:
+                return res
+            lv -= 1
+            mode = _G_NEXT_D if res == 0 else _G_NEXT_A
+
+
+@njit
+def trump_trick(hands, leader, trump, d):
+    """(bool, relevance): whether the lone declarer `d` is sure to win a trick with its
+    trumps, by the whole trump game (`trump_game`, within `GAME_BUDGET` nodes), when the
+    defenders lead or it leads holding a side card (which it leads first, winning or
+    handing the lead to a defender). Dearer than the quick bounds: the search asks it
+    only of positions they and the table leave open. Like `trump_challenge` it rests on
+    the owners of the trumps down to the declarer's lowest."""
+    if trump < 0:
+        return False, U0
+    tm = SUIT_MASK[trump]
+    mine = hands[d] & tm
+    if mine == U0 or (leader == d and (hands[d] & ~tm) == U0):
+        return False, U0
+    won = trump_game(mine, hands[(d + 3) & 3] & tm,
+                     (hands[(d + 1) & 3] | hands[(d + 2) & 3]) & tm, GAME_BUDGET) == 1
+    return won, (mine & (U0 - mine)) if won else U0
 
 
 @njit

@@ -15,7 +15,7 @@ boundaries, so each step reuses the previous steps' work.
 import numpy as np
 
 from kernels.bits import popcount, trailing_zeros
-from kernels.dd_bounds import quick_bounds
+from kernels.dd_bounds import quick_bounds, trump_trick
 from kernels.dd_moves import order_moves
 from kernels.dd_state import (
     FULL_DECK,
@@ -194,6 +194,17 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
+                        if mode == _NEXT and nd == 1 and maxmask == winmask and \
+                                (maxmask & (maxmask - 1)) == 0:
+                            # the lone declarer's trumps may be sure of the one trick it
+                            # needs (a search of its own: stored like a search's result)
+                            won, trel = trump_trick(hands, ld, trump,
+                                                    trailing_zeros(np.uint64(maxmask)))
+                            if won:
+                                v = True
+                                vrel = trel
+                                best[ti] = -1
+                                mode = _DONE
             if mode == _NEXT:
                 nmov[ply] = order_moves(hands, tricks[ti], npl, ld, gones[ti], trump, maxmask,
                                         winmask, first, moves[ply], scores[ply])
