@@ -367,13 +367,16 @@ def trump_game(mine, ahead, behind, budget):
     could matter, and it narrows the declarer's, so a 1 is always sound. An explicit
     stack: numba cannot cache a self-recursive function.
     """
-    dm = np.empty(14, np.uint64)
-    am = np.empty(14, np.uint64)
-    bm = np.empty(14, np.uint64)
-    aopt = np.empty(14, np.uint64)
-    apass = np.empty(14, np.bool_)
-    cura = np.empty(14, np.uint64)
-    dopt = np.empty(14, np.uint64)
+    # one allocation for the stack: per level, the three hands' trumps, the right-hand
+    # choices left (cards; whether passing is left), its current choice, the replies left
+    stack = np.empty((7, 14), np.uint64)
+    dm = stack[0]
+    am = stack[1]
+    bm = stack[2]
+    aopt = stack[3]
+    apass = stack[4]
+    cura = stack[5]
+    dopt = stack[6]
     dm[0] = mine
     am[0] = ahead
     bm[0] = behind
@@ -388,12 +391,12 @@ def trump_game(mine, ahead, behind, budget):
                 mode = _G_RETURN
             else:
                 low = dm[lv] & (U0 - dm[lv])
-                apass[lv] = True
+                apass[lv] = U1
                 aopt[lv] = _run_bottoms(am[lv] & ~((low << U1) - U1), dm[lv])
                 mode = _G_NEXT_A
         elif mode == _G_NEXT_A:
-            if apass[lv]:
-                apass[lv] = False
+            if apass[lv] != U0:
+                apass[lv] = U0
                 a = U0
             elif aopt[lv] != U0:
                 a = U1 << np.uint64(63 - leading_zeros(aopt[lv]))
