@@ -32,15 +32,15 @@ declarer's trumps take a trick while the defenders lead when it wins the trump g
 played by its trumps against the right-hand opponent's (played before it) and the
 others' (covering after it): one line of play in closed form (`trump_challenge`), the
 whole game searched within a budget (`trump_game`, asked by the search itself through
-`trump_trick`); and with no trumps in play, the side
-on lead cannot take every trick when the other side holds a suit's top card and the
-side's own suits are too short (`cannot_take_all`).
+`trump_trick`); and with no trumps in play, the side on lead cannot take every trick
+when the other side holds a suit's top card and the side's own suits are too short
+(`cannot_take_all`).
 """
 
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_state import SUIT_MASK, U0, U1
+from kernels.dd_state import FULL_DECK, SUIT_MASK, U0, U1, sequence_bottoms
 from kernels.jit import njit
 
 GAME_BUDGET = 256  # nodes of `trump_game` per trick boundary at most
@@ -290,6 +290,15 @@ def guarded_behind(hands, q, trump):
 
 
 @njit
+def _trump_seats(hands, d, trump):
+    """The trumps of seat d, of its right-hand opponent (who plays before it whenever a
+    defender leads), and of the two others together (who may cover after it)."""
+    tm = SUIT_MASK[trump]
+    return (hands[d] & tm, hands[(d + 3) & 3] & tm,
+            (hands[(d + 1) & 3] | hands[(d + 2) & 3]) & tm)
+
+
+@njit
 def trump_challenge(hands, d, trump):
     """(bool, relevance): whether seat `d`, alone against three with the defenders on
     lead, is sure to win a trick with its trumps by always playing its highest trump,
@@ -306,12 +315,9 @@ def trump_challenge(hands, d, trump):
     allows it, a trick is the declarer's. It rests on the owners of the trumps down to
     the declarer's lowest one.
     """
-    tm = SUIT_MASK[trump]
-    mine = hands[d] & tm
+    mine, ahead, behind = _trump_seats(hands, d, trump)
     if mine == U0:
         return False, U0
-    ahead = hands[(d + 3) & 3] & tm
-    behind = (hands[(d + 1) & 3] | hands[(d + 2) & 3]) & tm
     t = popcount(mine)
     rest = mine
     for y in range(t):
@@ -327,19 +333,10 @@ def trump_challenge(hands, d, trump):
 
 
 @njit
-def _run_bottoms(cards, others):
-    """The lowest card of each run of `cards` that no card of `others` splits."""
-    out = U0
-    rest = cards
-    while rest != U0:
-        low = rest & (U0 - rest)
-        out |= low
-        above = others & ~((low << U1) - U1)
-        if above == U0:
-            break
-        stop = above & (U0 - above)
-        rest &= ~((stop << U1) - U1)
-    return out
+def _split_bottoms(cards, others):
+    """The lowest card of each run of `cards` that no card of `others` splits (every card
+    in neither counts as out of play)."""
+    return sequence_bottoms(cards, FULL_DECK & ~(cards | others))
 
 
 _G_ENTER = 0
@@ -392,7 +389,7 @@ def trump_game(mine, ahead, behind, budget):
             else:
                 low = dm[lv] & (U0 - dm[lv])
                 apass[lv] = U1
-                aopt[lv] = _run_bottoms(am[lv] & ~((low << U1) - U1), dm[lv])
+                aopt[lv] = _split_bottoms(am[lv] & ~((low << U1) - U1), dm[lv])
                 mode = _G_NEXT_A
         elif mode == _G_NEXT_A:
             if apass[lv] != U0:
@@ -408,11 +405,11 @@ def trump_game(mine, ahead, behind, budget):
             cura[lv] = a
             both = am[lv] | bm[lv]
             if a == U0:
-                dopt[lv] = _run_bottoms(dm[lv], both)
+                dopt[lv] = _split_bottoms(dm[lv], both)
             else:
                 low = dm[lv] & (U0 - dm[lv])
                 dies = low if low < a else U0
-                dopt[lv] = dies | _run_bottoms(dm[lv] & ~((a << U1) - U1), both)
+                dopt[lv] = dies | _split_bottoms(dm[lv] & ~((a << U1) - U1), both)
             mode = _G_NEXT_D
         elif mode == _G_NEXT_D:
             if dopt[lv] == U0:
@@ -454,12 +451,10 @@ def trump_trick(hands, leader, trump, d):
     the owners of the trumps down to the declarer's lowest."""
     if trump < 0:
         return False, U0
-    tm = SUIT_MASK[trump]
-    mine = hands[d] & tm
-    if mine == U0 or (leader == d and (hands[d] & ~tm) == U0):
+    mine, ahead, behind = _trump_seats(hands, d, trump)
+    if mine == U0 or (leader == d and hands[d] == mine):
         return False, U0
-    won = trump_game(mine, hands[(d + 3) & 3] & tm,
-                     (hands[(d + 1) & 3] | hands[(d + 2) & 3]) & tm, GAME_BUDGET) == 1
+    won = trump_game(mine, ahead, behind, GAME_BUDGET) == 1
     return won, (mine & (U0 - mine)) if won else U0
 
 
