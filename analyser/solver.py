@@ -3,16 +3,17 @@
 All hands are visible; play follows R18-R21. The kernels (kernels/dd_*.py) share one
 zero-window search for every mode; this module validates input, maps names to integer
 ids and owns the transposition tables (one per Python thread for single solves, one per
-numba thread for the batch forms).
+batch worker for the batch forms, as many workers as `numba.get_num_threads()`).
 """
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
 
 from analyser.cards import CardError, parse_seat, parse_suit
-from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs, solve_jobs_parallel
+from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
 from kernels.dd_tt import new_table
 
 __all__ = [
@@ -77,11 +78,56 @@ def _worker():
 
 
 def _run_batch(deals, leader, jobs):
-    """(n, jobs) int8 results over a validated batch, parallel over numba threads."""
+    """(n, jobs) int8 results over a validated batch, deals handed out to worker threads.
+
+    Each worker (a Python thread; the kernel releases the GIL) owns one table and asks
+    `_Chunks` for its next run of deals whenever it finishes one, so a hard deal keeps
+    one worker busy while the others go on. Results never depend on who solved what:
+    table entries are properties of positions alone (kernels.dd_tt).
+    """
+    jobs = np.asarray(jobs, np.int64).reshape(-1, 3)
+    n = deals.shape[0]
+    out = np.zeros((n, jobs.shape[0]), np.int8)
     with _batch_lock:
         keys, data, gens = _batch_state()
-        return solve_jobs_parallel(deals, leader, np.asarray(jobs, np.int64).reshape(-1, 3),
-                                   keys, data, gens)
+        workers = min(keys.shape[0], n)
+        if workers <= 1:
+            solve_jobs(deals, 0, 1, leader, jobs, out, keys[0], data[0], gens, 0)
+            return out
+        chunks = _Chunks(n, workers)
+
+        def work(t):
+            while (span := chunks.next()) is not None:
+                a, b = span
+                solve_jobs(deals[a:b], 0, 1, leader, jobs, out[a:b], keys[t], data[t], gens, t)
+
+        with ThreadPoolExecutor(workers, thread_name_prefix="dd-batch") as pool:
+            for f in [pool.submit(work, t) for t in range(workers)]:
+                f.result()
+    return out
+
+
+class _Chunks:
+    """Guided hand-out of deals 0..n-1: runs shrink with the work left, down to one deal.
+
+    Each call of `next` returns the next (start, stop) span, about the remaining deals
+    over twice the workers, or None when every deal has been handed out.
+    """
+
+    def __init__(self, n, workers):
+        self._n = n
+        self._workers = workers
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def next(self):
+        with self._lock:
+            left = self._n - self._next
+            if left <= 0:
+                return None
+            start = self._next
+            self._next += max(1, left // (2 * self._workers))
+            return start, self._next
 
 
 _batch_tables = {}

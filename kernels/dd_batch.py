@@ -1,4 +1,4 @@
-"""Batch double-dummy solving: a list of jobs applied to every deal, in parallel over deals.
+"""Batch double-dummy solving: a list of jobs applied to every deal.
 
 A job is a row (kind, seats, trump) of an int64 array:
 - `JOB_TRICKS`: tricks taken by the seat mask `seats`, which plays together against the
@@ -6,18 +6,18 @@ A job is a row (kind, seats, trump) of an int64 array:
 - `JOB_GRAND`: grand misère made by declarer seat `seats` (R15, R21), 1 or 0;
 - `JOB_LITTLE`: little misère made by declarer seat `seats` with defender discard policy
   `trump` (R15, R17), 1 or 0.
-All public solving goes through `solve_jobs` (serial) and `solve_jobs_parallel`, so the
-search is compiled into as few entry points as possible (each entry point links and
-optimises its own copy of the search, which is what numba compile time is made of).
+All public solving goes through `solve_jobs`, so the search is compiled into one entry
+point (each entry point links and optimises its own copy of the search, which is what
+numba compile time is made of). It releases the GIL: analyser.solver runs it on several
+Python threads at once, each with its own transposition table, handing deals out as the
+threads finish earlier ones.
 
-Each worker owns one transposition table (row `t` of `keys`/`data`) and processes deals
-`t, t + nt, t + 2 nt, ...`; the table is reused across every job of a deal (and across
-deals: entries are properties of positions alone, see kernels.dd_tt), so results never
-depend on the number of threads or on scheduling, only the time does. Each deal starts a
-new table generation, so the replacement policy prefers evicting earlier deals' entries.
+The table is reused across every job of a deal (and across deals: entries are properties
+of positions alone, see kernels.dd_tt), so results never depend on the number of threads
+or on which thread solved which deal, only the time does. Each deal starts a new table
+generation, so the replacement policy prefers evicting earlier deals' entries.
 """
 
-import numba
 import numpy as np
 
 from kernels.dd_search import (
@@ -65,14 +65,3 @@ def solve_jobs(deals, first, step, leader, jobs, out, keys, data, gens, slot):
             else:
                 out[i, j] = solve_little_misere(hands, seats, leader, arg, keys, data, gen,
                                                 moves, scores)
-
-
-@njit(parallel=True)  # override: prange spreads deals over threads (one table per worker)
-def solve_jobs_parallel(deals, leader, jobs, keys, data, gens):
-    """(n, jobs) int8 results of every job on every deal; worker t uses table t."""
-    n = deals.shape[0]
-    nt = keys.shape[0]
-    out = np.zeros((n, jobs.shape[0]), np.int8)
-    for t in numba.prange(nt):
-        solve_jobs(deals, t, nt, leader, jobs, out, keys[t], data[t], gens, t)
-    return out

@@ -307,6 +307,26 @@ def test_batch_forms_do_not_depend_on_thread_count():
     assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
 
 
+def test_batch_hand_out_gives_every_deal_once_ending_one_at_a_time():
+    """The batch workers' guided hand-out: each deal in exactly one span, spans in order,
+    shrinking with the work left, the last ones single deals (so one hard deal at the end
+    leaves the other workers at most one deal of idle time)."""
+    from analyser.solver import _Chunks
+
+    for n, workers in [(1, 2), (2, 2), (7, 2), (40, 2), (40, 3), (1000, 8)]:
+        chunks = _Chunks(n, workers)
+        spans = []
+        while (span := chunks.next()) is not None:
+            spans.append(span)
+        assert chunks.next() is None
+        assert [a for a, _ in spans] == [0] + [b for _, b in spans[:-1]]
+        assert spans[-1][1] == n
+        sizes = [b - a for a, b in spans]
+        assert min(sizes) >= 1 and sizes == sorted(sizes, reverse=True)
+        assert sizes[-workers:] == [1] * min(workers, len(sizes))
+        assert sizes[0] <= max(1, n // (2 * workers))
+
+
 def test_batch_of_zero_deals():
     empty = np.zeros((0, 4), np.uint64)
     assert analyser.dd_table(empty, 0).shape == (0, 4, 4)
