@@ -44,6 +44,7 @@ from kernels.dd_state import FULL_DECK, SUIT_MASK, U0, U1, sequence_bottoms
 from kernels.jit import njit
 
 GAME_BUDGET = 256  # nodes of `trump_game` per trick boundary at most
+MISERE_BUDGET = 256  # nodes of `misere_suit_game` per suit and trick boundary at most
 
 
 @njit
@@ -456,6 +457,159 @@ def trump_trick(hands, leader, trump, d):
         return False, U0
     won = trump_game(mine, ahead, behind, GAME_BUDGET) == 1
     return won, (mine & (U0 - mine)) if won else U0
+
+
+_MP = 4 * 13 + 1  # plies of a one-suit game at most
+
+
+@njit
+def misere_suit_game(suit_cards, leader, d, budget):
+    """1 when the defenders, on lead, force the misère declarer `d` (R15, R21: no trump)
+    to win a trick of one suit by leading it on and on; 0 when they cannot in this game;
+    -1 when the search would need more than `budget` nodes. `suit_cards[q]`: seat q's
+    cards of the suit.
+
+    The game: each trick a defender holding the suit leads one of its cards; every other
+    player in turn plays one of its cards of the suit, a defender void in it discards
+    (a discard never wins with no trump, R20); the highest card wins (R20). The game is
+    won when the declarer wins a trick, lost when it holds none of the suit or the
+    defender who won the last trick holds none (it would have to lead another suit).
+    Whoever holds the suit must follow (R19), so the declarer's choices are the same as
+    in play; the defenders' are fewer (they never lead or discard another suit while the
+    game goes on), so a win here is a win in play: a trick the declarer cannot avoid.
+    Only the suit's cards matter to the game, so one card of each run of a hand's cards
+    (runs that no other hand's card of the suit, nor the card to beat, splits) stands
+    for the run. An explicit
+    stack: numba cannot cache a self-recursive function.
+    """
+    hs = np.empty((_MP, 4), np.uint64)  # each seat's cards at the ply
+    opt = np.empty(_MP, np.uint64)  # choices left at the ply (bit 0 of `void`: a discard)
+    void = np.zeros(_MP, np.int64)
+    top = np.empty(_MP, np.uint64)  # highest card of the trick so far
+    tops = np.empty(_MP, np.int64)  # its seat
+    lead = np.empty(_MP, np.int64)
+    k = np.empty(_MP, np.int64)  # place in the trick, 0..3
+    for q in range(4):
+        hs[0, q] = suit_cards[q]
+    lead[0] = leader
+    k[0] = 0
+    top[0] = U0
+    tops[0] = -1
+    lv = 0
+    nodes = 0
+    res = 0
+    enter = True
+    while True:
+        p = (lead[lv] + k[lv]) & 3
+        if enter:
+            enter = False
+            nodes += 1
+            if nodes > budget:
+                return -1
+            if k[lv] == 0 and (hs[lv, d] == U0 or hs[lv, p] == U0):
+                res = 0  # the declarer is out of the suit, or the leader is
+                lv -= 1
+                if lv < 0:
+                    return res
+                continue
+            mine = hs[lv, p]
+            if mine == U0:
+                opt[lv] = U0
+                void[lv] = 1
+            else:
+                rest = top[lv]  # the card to beat splits runs too
+                for q in range(4):
+                    if q != p:
+                        rest |= hs[lv, q]
+                opt[lv] = _split_bottoms(mine, rest)
+                void[lv] = 0
+        else:
+            # a child's value `res` came back
+            if (p == d) == (res == 0):
+                lv -= 1  # the mover got what it wants: the node has the value res
+                if lv < 0:
+                    return res
+                continue
+        # the next choice, lowest card first
+        if void[lv] == 1:
+            void[lv] = 0
+            c = U0
+        elif opt[lv] != U0:
+            c = opt[lv] & (U0 - opt[lv])
+            opt[lv] ^= c
+        else:
+            res = 1 if p == d else 0  # every choice of the mover failed it
+            lv -= 1
+            if lv < 0:
+                return res
+            continue
+        t = top[lv]
+        ts = tops[lv]
+        if c > t:
+            t = c
+            ts = p
+        if k[lv] == 3 and ts == d:
+            res = 1  # the declarer wins this trick
+            continue
+        n = lv + 1
+        for q in range(4):
+            hs[n, q] = hs[lv, q]
+        hs[n, p] ^= c
+        if k[lv] == 3:
+            lead[n] = ts
+            k[n] = 0
+            top[n] = U0
+            tops[n] = -1
+        else:
+            lead[n] = lead[lv]
+            k[n] = k[lv] + 1
+            top[n] = t
+            tops[n] = ts
+        lv = n
+        enter = True
+
+
+MISERE_MEMO = 4096  # entries of the per-search memo of `misere_suit_game` results
+
+
+@njit
+def misere_force(hands, leader, d, budget, memo):
+    """(bool, relevance): whether the defenders, on lead, force the misère declarer `d`
+    to win a trick in one suit (`misere_suit_game`, within `budget` nodes for each suit
+    that both the leader and the declarer hold, and in which some card of the declarer
+    is above some other player's). It rests on the owners of every card of that suit.
+
+    The game's value depends on the suit's cards, the leader and the declarer alone, and
+    the same suit recurs under many positions, so values are kept in `memo` (MISERE_MEMO
+    words, zeroed by the caller): direct-mapped, each word the whole key (the suit's 13
+    bits of each seat, leader, declarer, a used bit) and the value in its top bit.
+    """
+    cards = np.empty(4, np.uint64)
+    for s in range(4):
+        sm = SUIT_MASK[s]
+        mine = hands[d] & sm
+        if mine == U0 or (hands[leader] & sm) == U0:
+            continue
+        theirs = (hands[0] | hands[1] | hands[2] | hands[3]) & sm & ~mine
+        if mine < (theirs & (U0 - theirs)):
+            continue  # all the declarer's cards of the suit are below all the others'
+        key = (np.uint64(leader) << np.uint64(52)) | (np.uint64(d) << np.uint64(54)) | \
+            (U1 << np.uint64(62))
+        for q in range(4):
+            cards[q] = hands[q] & sm
+            key |= (cards[q] >> np.uint64(13 * s)) << np.uint64(13 * q)
+        slot = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(52)
+        slot &= np.uint64(MISERE_MEMO - 1)
+        word = memo[slot]
+        if (word & ~(U1 << np.uint64(63))) == key:
+            won = (word >> np.uint64(63)) == U1
+        else:
+            won = misere_suit_game(cards, leader, d, budget) == 1
+            memo[slot] = key | ((U1 if won else U0) << np.uint64(63))
+        if won:
+            present = (hands[0] | hands[1] | hands[2] | hands[3]) & sm
+            return True, present & (U0 - present)
+    return False, U0
 
 
 @njit

@@ -15,7 +15,7 @@ boundaries, so each step reuses the previous steps' work.
 import numpy as np
 
 from kernels.bits import popcount, trailing_zeros
-from kernels.dd_bounds import quick_bounds, trump_trick
+from kernels.dd_bounds import MISERE_BUDGET, MISERE_MEMO, misere_force, quick_bounds, trump_trick
 from kernels.dd_moves import order_moves
 from kernels.dd_state import (
     FULL_DECK,
@@ -109,6 +109,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     nmov = np.zeros(MAX_PLY, np.int64)
     idx = np.zeros(MAX_PLY, np.int64)
     best = np.full(MAX_TRICKS + 2, -1, np.int64)  # card that cut off at each trick's lead
+    memo = np.zeros(MISERE_MEMO if trump < 0 and maxmask != winmask else 1, np.uint64)
     leaders[0] = leader
     needs[0] = need
     gones[0] = gone
@@ -203,6 +204,18 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                             if won:
                                 v = True
                                 vrel = trel
+                                best[ti] = -1
+                                mode = _DONE
+                        if mode == _NEXT and nd == 1 and trump < 0 and maxmask != winmask and \
+                                ((winmask >> ld) & 1) == 0 and (winmask & (winmask - 1)) == 0:
+                            # misère: the defenders on lead may force the declarer's trick
+                            # by leading one suit on and on (a search of its own, stored)
+                            won, mrel = misere_force(hands, ld,
+                                                     trailing_zeros(np.uint64(winmask)),
+                                                     MISERE_BUDGET, memo)
+                            if won:
+                                v = True
+                                vrel = mrel
                                 best[ti] = -1
                                 mode = _DONE
             if mode == _NEXT:
