@@ -23,6 +23,10 @@ every suit, only cards below all the others' cards of that suit never wins a tri
 does not lead (whoever follows suit beats it; a discard never wins), and it leads only
 once, to the first trick, where it can lose by leading a suit someone else still holds:
 the property survives every trick, so such a declarer takes nothing (upper bound 0).
+With a defender on lead, less is enough: in each suit the declarer's i-th lowest card
+below the defenders' i-th lowest (`ducks_every_suit`). And the defenders on lead may
+force the declarer's trick by leading one suit on and on (`misere_suit_game`, searched
+within a budget and asked by the search itself through `misere_force`).
 
 More rules (each function's docstring gives its argument): the leader may first cross
 to a partner holding a suit's top card (`sure_tricks`); a maximising seat's highest
@@ -701,6 +705,40 @@ def holds_bottom_cards(hands, p):
 
 
 @njit
+def ducks_every_suit(hands, d):
+    """(bool, relevance): whether the misère declarer `d` (no trump), with a defender on
+    lead, can duck every trick: in each suit its i-th lowest card is below the defenders'
+    i-th lowest, for every i up to the shorter holding. The relevance is the lowest card
+    of each suit held by both sides (the comparison rests on the whole suit).
+
+    Then the declarer takes no trick (R15, R21): when a suit is led, the highest card M a
+    defender plays to it is at least the leader's card, above the declarer's lowest, and
+    the declarer plays its highest card below M. Its cards above that one move down one
+    place and each still has a lower defenders' card below it in place (at least M left
+    among theirs below it), its lower cards keep theirs; the defenders' cards only leave,
+    which moves theirs up. Discarding its highest card of a suit keeps the property as
+    well, and with no trump a discard never wins (R20), so it holds to the end and the
+    declarer, never winning a trick, never leads. It extends `holds_bottom_cards`.
+    """
+    others = others_of(hands, d)
+    rel = U0
+    for s in range(4):
+        mine = hands[d] & SUIT_MASK[s]
+        theirs = others & SUIT_MASK[s]
+        if mine == U0 or theirs == U0:
+            continue
+        rel |= (mine | theirs) & (U0 - (mine | theirs))
+        while mine != U0 and theirs != U0:
+            lm = mine & (U0 - mine)
+            lt = theirs & (U0 - theirs)
+            if lm > lt:
+                return False, U0
+            mine ^= lm
+            theirs ^= lt
+    return True, rel
+
+
+@njit
 def can_lead_loser(hands, p):
     """Whether `p` holds a card of a suit someone else still holds."""
     others = others_of(hands, p)
@@ -729,9 +767,14 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
                 must, rel = must_win_lead(hands, leader)
                 if must:
                     return 1, r, rel, U0  # misère: the declarer on lead cannot avoid this trick
-            bottom, rel = holds_bottom_cards(hands, declarer)
-            if bottom and (declarer != leader or can_lead_loser(hands, declarer)):
-                return 0, 0, U0, rel  # misère: the declarer can never be made to win
+            if declarer != leader:
+                safe, rel = ducks_every_suit(hands, declarer)
+                if safe:
+                    return 0, 0, U0, rel  # misère: the declarer ducks every trick
+            else:
+                bottom, rel = holds_bottom_cards(hands, declarer)
+                if bottom and can_lead_loser(hands, declarer):
+                    return 0, 0, U0, rel  # misère: the declarer can never be made to win
         return 0, r, U0, U0
     lower = 0
     upper = r

@@ -173,8 +173,10 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             else:
                 if beats:
                     sc = 10 - rank
-                elif good_now == 1 or nplayed == 3:
-                    sc = 50 + rank  # stay under and shed a high card
+                elif s != led or good_now == 1 or nplayed == 3:
+                    # stay under and shed a high card; a discard sheds one too (the low
+                    # cards are what later leads or follows go under with)
+                    sc = 50 + rank
                 else:
                     sc = 50 - rank
             if c == first:

@@ -10,7 +10,9 @@ from kernels.dd_bounds import (
     SUIT_MASK,
     cannot_take_all,
     cash_tricks,
+    ducks_every_suit,
     guarded_behind,
+    holds_bottom_cards,
     misere_force,
     misere_suit_game,
     must_win_lead,
@@ -397,3 +399,41 @@ def test_misere_force_memo_answers_for_the_same_suit_only():
         if used.size and not first:
             memo[used[0]] ^= np.uint64(1 << 63)  # a stored 0 turned into 1 is believed
             assert misere_force(hands, leader, d, 256, memo)[0]
+
+
+def test_r15_r21_declarer_ducks_every_suit_hand():
+    # spades: S (the declarer) holds S3 S9, the defenders S5 (W) and ST (N): each of its
+    # cards has a higher defenders' card in place, and it ducks whatever is led (S9
+    # under ST, S3 under S5); hearts: S holds the H2 only. Not all its cards are below
+    # all the others' (the S9 is above the S5), so only the new rule sees it
+    sp = lambda *ranks: sum(1 << r for r in ranks)  # noqa: E731
+    ht = lambda *ranks: sum(1 << (13 + r) for r in ranks)  # noqa: E731
+    hands = np.array([sp(8) | ht(12, 6), ht(11, 10, 5), sp(1, 7) | ht(0), sp(3) | ht(9, 7)],
+                     np.uint64)
+    safe, rel = ducks_every_suit(hands, 2)
+    assert safe and not holds_bottom_cards(hands, 2)[0]
+    assert rel == (1 << 1) | (1 << 13)  # the lowest spade and the lowest heart
+    for leader in (0, 1, 3):
+        assert brute_value([int(x) for x in hands], -1, leader, 11, 4) == 0
+    # W's spade the S2 instead and N's the HT instead of the ST: W leads the S2, nobody
+    # else follows, and the S3 or the S9 wins (then the defenders can force another)
+    hands[0] = ht(12, 8, 6)
+    hands[3] = sp(0) | ht(9, 7)
+    assert not ducks_every_suit(hands, 2)[0]
+    assert brute_value([int(x) for x in hands], -1, 3, 11, 4) >= 1
+
+
+def test_r15_r21_ducks_every_suit_never_clears_a_declarer_who_can_be_forced():
+    # brute force on random endings with a defender on lead
+    rng = random.Random(53)
+    fired = beyond = 0
+    for _ in range(sized(600, 6000)):
+        hands = random_ending(rng, rng.randint(1, 4))
+        d = rng.randrange(4)
+        leader = rng.choice([q for q in range(4) if q != d])
+        arr = np.array(hands, np.uint64)
+        if ducks_every_suit(arr, d)[0]:
+            fired += 1
+            beyond += not holds_bottom_cards(arr, d)[0]
+            assert brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d) == 0, (hands, d)
+    assert fired >= sized(100, 1000) and beyond >= sized(10, 100)
