@@ -135,7 +135,8 @@ _batch_lock = threading.Lock()
 
 
 def _batch_state():
-    """Tables for the batch kernels: one per numba thread, within the process budget."""
+    """Tables for the batch workers: one per worker (`numba.get_num_threads()` of them),
+    within the process budget."""
     nt = max(1, numba.get_num_threads())
     state = _batch_tables.get(nt)
     if state is None:
