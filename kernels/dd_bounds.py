@@ -483,8 +483,7 @@ def misere_suit_game(suit_cards, leader, d, budget):
     game goes on), so a win here is a win in play: a trick the declarer cannot avoid.
     Only the suit's cards matter to the game, so one card of each run of a hand's cards
     (runs that no other hand's card of the suit, nor the card to beat, splits) stands
-    for the run. An explicit
-    stack: numba cannot cache a self-recursive function.
+    for the run. An explicit stack: numba cannot cache a self-recursive function.
     """
     hs = np.empty((_MP, 4), np.uint64)  # each seat's cards at the ply
     opt = np.empty(_MP, np.uint64)  # choices left at the ply (bit 0 of `void`: a discard)
@@ -713,12 +712,13 @@ def ducks_every_suit(hands, d):
 
     Then the declarer takes no trick (R15, R21): when a suit is led, the highest card M a
     defender plays to it is at least the leader's card, above the declarer's lowest, and
-    the declarer plays its highest card below M. Its cards above that one move down one
-    place and each still has a lower defenders' card below it in place (at least M left
-    among theirs below it), its lower cards keep theirs; the defenders' cards only leave,
-    which moves theirs up. Discarding its highest card of a suit keeps the property as
-    well, and with no trump a discard never wins (R20), so it holds to the end and the
-    declarer, never winning a trick, never leads. It extends `holds_bottom_cards`.
+    the declarer plays its highest card below M. Its cards above that one (all above M)
+    move down one place, and so does every defenders' card above them (M, at least, left
+    from below it), so each still has a higher defenders' card in its place; its lower
+    cards keep theirs, as the defenders' cards only leave, which moves theirs up.
+    Discarding its highest card of a suit keeps the property as well, and with no trump
+    a discard never wins (R20), so it holds to the end and the declarer, never winning a
+    trick, never leads. It extends `holds_bottom_cards`.
     """
     others = others_of(hands, d)
     rel = U0
