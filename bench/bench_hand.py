@@ -59,10 +59,10 @@ def run(quick: bool) -> str:
     budget = 10.0 if quick else 30.0  # seconds of solving per hand
     chunk = max(1, numba.get_num_threads())
     lines = [
-        f"`analyse_hand` per hand: deals solved in chunks of {chunk} (one per numba thread) "
+        f"`analyse_hand` per hand: deals solved in chunks of {chunk} (one per solver thread) "
         f"until {budget:.0f} s of solving are spent, after a one-deal warm-up; "
-        f"{os.cpu_count()} cores, {chunk} numba threads. Rates vary by hand because the "
-        "search does.",
+        f"{os.cpu_count()} cores, {chunk} solver threads (`numba.get_num_threads()`). Rates "
+        "vary by hand because the search does.",
         "",
         "| hand | kind | samples | deal /s | solve /s | summary /s | total samples/s "
         "| default run: samples in s |",
