@@ -378,7 +378,8 @@ def test_r15_r21_misere_force_never_claims_a_trick_the_declarer_can_avoid():
 
 def test_misere_force_memo_answers_for_the_same_suit_only():
     # the memo answers a repeated suit (flipping its stored value flips the answer) and
-    # never another suit, leader or declarer that falls in the same word
+    # never the same suit with another leader (the key holds the leader, the declarer
+    # and each seat's cards of the suit)
     rng = random.Random(52)
     for _ in range(sized(50, 500)):
         hands = np.array(random_ending(rng, 4), np.uint64)
