@@ -486,8 +486,8 @@ def misere_suit_game(suit_cards, leader, d, budget):
     for the run. An explicit stack: numba cannot cache a self-recursive function.
     """
     hs = np.empty((_MP, 4), np.uint64)  # each seat's cards at the ply
-    opt = np.empty(_MP, np.uint64)  # choices left at the ply (bit 0 of `void`: a discard)
-    void = np.zeros(_MP, np.int64)
+    opt = np.empty(_MP, np.uint64)  # cards left to try at the ply
+    void = np.zeros(_MP, np.int64)  # 1: the mover is void, its one choice a discard
     top = np.empty(_MP, np.uint64)  # highest card of the trick so far
     tops = np.empty(_MP, np.int64)  # its seat
     lead = np.empty(_MP, np.int64)
@@ -593,7 +593,8 @@ def misere_force(hands, leader, d, budget, memo):
         mine = hands[d] & sm
         if mine == U0 or (hands[leader] & sm) == U0:
             continue
-        theirs = (hands[0] | hands[1] | hands[2] | hands[3]) & sm & ~mine
+        present = (hands[0] | hands[1] | hands[2] | hands[3]) & sm
+        theirs = present & ~mine
         if mine < (theirs & (U0 - theirs)):
             continue  # all the declarer's cards of the suit are below all the others'
         key = (np.uint64(leader) << np.uint64(52)) | (np.uint64(d) << np.uint64(54)) | \
@@ -610,7 +611,6 @@ def misere_force(hands, leader, d, budget, memo):
             won = misere_suit_game(cards, leader, d, budget) == 1
             memo[slot] = key | ((U1 if won else U0) << np.uint64(63))
         if won:
-            present = (hands[0] | hands[1] | hands[2] | hands[3]) & sm
             return True, present & (U0 - present)
     return False, U0
 

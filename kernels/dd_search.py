@@ -195,27 +195,20 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
-                        if mode == _NEXT and nd == 1 and maxmask == winmask and \
-                                (maxmask & (maxmask - 1)) == 0:
-                            # the lone declarer's trumps may be sure of the one trick it
-                            # needs (a search of its own: stored like a search's result)
-                            won, trel = trump_trick(hands, ld, trump,
-                                                    trailing_zeros(np.uint64(maxmask)))
+                        if mode == _NEXT and nd == 1 and (winmask & (winmask - 1)) == 0:
+                            # one search of its own may settle the one trick a lone seat
+                            # needs (stored like a search's result): the lone declarer's
+                            # trumps, or in misère the defenders on lead leading one suit
+                            # on and on
+                            d = trailing_zeros(np.uint64(winmask))
+                            won = False
+                            if maxmask == winmask:
+                                won, grel = trump_trick(hands, ld, trump, d)
+                            elif trump < 0 and d != ld:
+                                won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo)
                             if won:
                                 v = True
-                                vrel = trel
-                                best[ti] = -1
-                                mode = _DONE
-                        if mode == _NEXT and nd == 1 and trump < 0 and maxmask != winmask and \
-                                ((winmask >> ld) & 1) == 0 and (winmask & (winmask - 1)) == 0:
-                            # misère: the defenders on lead may force the declarer's trick
-                            # by leading one suit on and on (a search of its own, stored)
-                            won, mrel = misere_force(hands, ld,
-                                                     trailing_zeros(np.uint64(winmask)),
-                                                     MISERE_BUDGET, memo)
-                            if won:
-                                v = True
-                                vrel = mrel
+                                vrel = grel
                                 best[ti] = -1
                                 mode = _DONE
             if mode == _NEXT:
