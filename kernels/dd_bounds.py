@@ -38,7 +38,9 @@ others' (covering after it): one line of play in closed form (`trump_challenge`)
 whole game searched within a budget (`trump_game`, asked by the search itself through
 `trump_trick`); and with no trumps in play, the side on lead cannot take every trick
 when the other side holds a suit's top card and the side's own suits are too short
-(`cannot_take_all`).
+(`cannot_take_all`). How many tricks a lone declarer's trumps take, counting the
+defenders' duty to follow trumps, is a game of its own (kernels.dd_trump_game), also
+asked by the search.
 """
 
 import numpy as np
@@ -142,10 +144,11 @@ def cash_tricks(hands, p, side, trump):
 
 
 @njit
-def sure_tricks(hands, p, side, trump):
+def sure_tricks(hands, p, side, trump, want):
     """(tricks, relevance): tricks the side `side` (seat mask, containing p) is sure to take
     with `p` on lead now: the best of p cashing its own top runs (`cash_tricks`), of
-    crossing to a partner first, and of cashing and then crossing.
+    crossing to a partner first, and of cashing and then crossing. The count stops as
+    soon as it reaches `want` (the search asks for no more than settles its target).
 
     Crossing: p leads its lowest card of a suit whose top card a partner q holds; q wins
     with it (nobody can ruff: every opponent follows or holds no trump, every other
@@ -167,7 +170,8 @@ def sure_tricks(hands, p, side, trump):
     cashed, extra, cash_rel, drawn = _cash(hands, p, side, trump)
     best, best_rel = cashed + extra, cash_rel
     r = popcount(hands[p])
-    if best >= r:
+    want = min(want, r)
+    if best >= want:
         return best, best_rel
     tm = SUIT_MASK[trump] if trump >= 0 else U0
     for q in range(4):
@@ -195,7 +199,7 @@ def sure_tricks(hands, p, side, trump):
                 if popcount(hands[q]) - k >= cashed and cashed + k > best:
                     best = min(cashed + k, r)
                     best_rel = cash_rel | qrun
-                    if best >= r:
+                    if best >= want:
                         return best, best_rel
             # play the crossing trick: p and every follower give their lowest card
             saved0, saved1, saved2, saved3 = hands[0], hands[1], hands[2], hands[3]
@@ -210,7 +214,7 @@ def sure_tricks(hands, p, side, trump):
             if 1 + n > best:
                 best = min(1 + n, r)
                 best_rel = rel | top
-                if best >= r:
+                if best >= want:
                     return best, best_rel
     return best, best_rel
 
@@ -749,11 +753,21 @@ def can_lead_loser(hands, p):
 
 
 @njit
-def quick_bounds(hands, leader, trump, maxmask, winmask):
+def _settles(lower, upper, need):
+    """Whether bounds already settle a target of `need` tricks (never when need <= 0)."""
+    return need > 0 and (lower >= need or upper < need)
+
+
+@njit
+def quick_bounds(hands, leader, trump, maxmask, winmask, need):
     """(lower, upper, lower relevance, upper relevance): bounds on the tricks `winmask`
     takes from here (trick boundary), and for each the cards whose owners it rests on
     (with every hand's suit lengths): only the bound that gives the value, so that a
     cut-off's stored result covers as many positions as it can.
+
+    With `need` >= 1 (the search's target) it returns as soon as one bound settles the
+    target (lower >= need or upper < need) and skips the rules that cannot; with need
+    <= 0 every rule is applied.
 
     Relevance follows kernels.dd_tt: per suit, the cards from the top down to the lowest
     card of the mask; positions that agree on those owners and on all suit lengths get
@@ -780,6 +794,7 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
     upper = r
     lo_rel = U0
     up_rel = U0
+    lone = (maxmask & (maxmask - 1)) == 0  # one seat alone (a Boston declarer)
     if trump >= 0:
         # only the holder of the highest trump has top trumps: its run is their relevance
         tops, trel = top_trumps(hands, trump)
@@ -794,15 +809,16 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
             elif r - n < upper:
                 upper = r - n
                 up_rel = trel
-        if (maxmask & (maxmask - 1)) == 0:  # one seat alone (a Boston declarer)
+        if lone:
             long_t, lrel = trump_length_tricks(hands, trailing_zeros(np.uint64(maxmask)), trump)
             if long_t > lower:
                 lower = long_t
                 lo_rel = lrel
-    if trump >= 0 and lower == 0 and r >= 1:
+        if _settles(lower, upper, need):
+            return lower, upper, lo_rel, up_rel
+    if trump >= 0 and lower == 0 and r >= 1 and need <= 1:
         # a trump guarded behind the higher ones wins a trick while the other side leads;
         # a lone declarer on lead first leads a side card (winning, or handing the lead on)
-        lone = (maxmask & (maxmask - 1)) == 0
         for q in range(4):
             if (maxmask >> q) & 1 and (((maxmask >> leader) & 1) == 0 or (
                     lone and leader == q and (hands[q] & ~SUIT_MASK[trump]) != U0)):
@@ -813,9 +829,13 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
                     lower = 1
                     lo_rel = grel
                     break
-    if trump < 0 or ((hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[trump]) == U0:
-        # the side on lead needs every trick left to beat the other side's top card
-        on_lead = maxmask if (maxmask >> leader) & 1 else 15 ^ maxmask
+        if _settles(lower, upper, need):
+            return lower, upper, lo_rel, up_rel
+    on_lead = maxmask if (maxmask >> leader) & 1 else 15 ^ maxmask
+    if (need <= 0 or need == 1 or need == r) and (
+            trump < 0 or ((hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[trump]) == U0):
+        # the side on lead needs every trick left to beat the other side's top card (it
+        # gives an upper bound of r - 1 or a lower bound of 1: nothing else can settle)
         short, crel = cannot_take_all(hands, on_lead, r)
         if short:
             if on_lead == maxmask:
@@ -825,13 +845,15 @@ def quick_bounds(hands, leader, trump, maxmask, winmask):
             elif lower < 1:
                 lower = 1
                 lo_rel = crel
-    if (maxmask >> leader) & 1:
-        sure, srel = sure_tricks(hands, leader, maxmask, trump)
+        if _settles(lower, upper, need):
+            return lower, upper, lo_rel, up_rel
+    if on_lead == maxmask:
+        sure, srel = sure_tricks(hands, leader, maxmask, trump, need if need > 0 else r)
         if sure > lower:
             lower = sure
             lo_rel = srel
     else:
-        sure, srel = sure_tricks(hands, leader, 15 ^ maxmask, trump)
+        sure, srel = sure_tricks(hands, leader, on_lead, trump, r - need + 1 if need > 0 else r)
         if r - sure < upper:
             upper = r - sure
             up_rel = srel

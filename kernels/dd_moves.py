@@ -64,6 +64,11 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     p = (leader + nplayed) & 3
     hand = hands[p]
     cand = sequence_bottoms(legal_moves(hand, trick, nplayed), gone)
+    if (cand & (cand - U1)) == U0:
+        # one run of equivalent cards (a singleton, or a sequence): nothing to order
+        moves[0] = trailing_zeros(cand)
+        scores[0] = 0
+        return 1
     if (maxmask >> p) & 1:
         good = winmask
     else:

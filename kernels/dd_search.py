@@ -27,6 +27,7 @@ from kernels.dd_state import (
     run_above,
     sequence_bottoms,
 )
+from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, trump_tricks
 from kernels.dd_tt import (
     code_card,
     exact_lookup,
@@ -109,7 +110,9 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     nmov = np.zeros(MAX_PLY, np.int64)
     idx = np.zeros(MAX_PLY, np.int64)
     best = np.full(MAX_TRICKS + 2, -1, np.int64)  # card that cut off at each trick's lead
-    memo = np.zeros(MISERE_MEMO if trump < 0 and maxmask != winmask else 1, np.uint64)
+    lone = (winmask & (winmask - 1)) == 0
+    memo = np.zeros(MISERE_MEMO if trump < 0 and maxmask != winmask else (
+        TRUMP_MEMO if lone and trump >= 0 and maxmask == winmask else 1), np.uint64)
     leaders[0] = leader
     needs[0] = need
     gones[0] = gone
@@ -152,7 +155,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                     mode = _DONE_NOSTORE
                 else:
                     lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
-                                                              winmask)
+                                                              winmask, nd)
                     if lo_q >= nd:
                         v = True
                         vrel = lo_rel
@@ -195,16 +198,21 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
-                        if mode == _NEXT and nd == 1 and (winmask & (winmask - 1)) == 0:
-                            # one search of its own may settle the one trick a lone seat
-                            # needs (stored like a search's result): the lone declarer's
-                            # trumps, or in misère the defenders on lead leading one suit
+                        if mode == _NEXT and (winmask & (winmask - 1)) == 0:
+                            # a search of its own may settle what a lone seat needs
+                            # (stored like a search's result): the lone declarer's trump
+                            # game, or in misère the defenders on lead leading one suit
                             # on and on
                             d = trailing_zeros(np.uint64(winmask))
                             won = False
-                            if maxmask == winmask:
-                                won, grel = trump_trick(hands, ld, trump, d)
-                            elif trump < 0 and d != ld:
+                            grel = U0
+                            if maxmask == winmask and trump >= 0:
+                                if nd == 1:
+                                    won, grel = trump_trick(hands, ld, trump, d)
+                                if not won:
+                                    won, grel = trump_tricks(hands, ld, trump, d, nd,
+                                                             TRUMP_GAME_BUDGET, memo)
+                            elif maxmask != winmask and nd == 1 and trump < 0 and d != ld:
                                 won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo)
                             if won:
                                 v = True
@@ -304,7 +312,7 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, 
     each cost nearly as much as the final ones).
     """
     gone = gone_of(hands)
-    lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask)
+    lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask, 0)
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
         if search(hands, leader, gone, t, trump, maxmask, winmask, keys, data, gen, moves,

@@ -38,11 +38,11 @@ def test_quick_bounds_bracket_exact_values_all_modes():
         leader = rng.randint(0, 3)
         mask = rng.choice([1, 2, 4, 8, 5, 10, 7])
         arr = np.array(hands, np.uint64)
-        lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask)
+        lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask, 0)
         v = brute_value(hands, trump, leader, mask, mask)
         assert lo <= v <= up, (hands, trump, leader, mask, lo, v, up)
         d = rng.randint(0, 3)
-        lo, up, _, _ = quick_bounds(arr, leader, -1, 15 ^ (1 << d), 1 << d)
+        lo, up, _, _ = quick_bounds(arr, leader, -1, 15 ^ (1 << d), 1 << d, 0)
         v = brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d)
         assert lo <= v <= up
 
@@ -54,11 +54,11 @@ def test_sure_tricks_cash_top_run_no_trump():
     s = (1 << 9) | (1 << 1) | (1 << 15)
     w = (1 << 8) | (1 << 2) | (1 << 16)
     arr = np.array([n, e, s, w], np.uint64)
-    assert sure_tricks(arr, 0, 1, -1)[0] == 3
+    assert sure_tricks(arr, 0, 1, -1, 13)[0] == 3
     # clubs trump, W holds one spade, one club, one heart: W ruffs the second spade, so
     # only one side suit is cashed first, as far as W follows: one trick
     arr2 = np.array([n, e, s, (1 << 8) | (1 << 39) | (1 << 16)], np.uint64)
-    assert sure_tricks(arr2, 0, 1, 3)[0] == 1
+    assert sure_tricks(arr2, 0, 1, 3, 13)[0] == 1
     assert seat_count(top_trumps(arr2, 3)[0], 3) == 1
 
 
@@ -78,7 +78,7 @@ def test_r20_lone_declarer_keeps_the_trumps_higher_opposing_trumps_cannot_all_be
     arr = np.array(hands, np.uint64)
     tricks, rel = trump_length_tricks(arr, 0, 0)
     assert tricks == 1 and rel == np.uint64(1)  # rests on the trumps down to N's S2
-    assert quick_bounds(arr, 1, 0, 1, 1)[0] >= 1
+    assert quick_bounds(arr, 1, 0, 1, 1, 0)[0] >= 1
     assert brute_value(hands, 0, 1, 1, 1) >= 1
     # give W a fourth spade above N's lowest (the S6 for a heart): the bound falls to 0
     hands[3] = s(10, 4, 21, 22)
@@ -104,7 +104,7 @@ def test_r19_r20_trump_guarded_behind_the_higher_ones_wins_a_trick():
     ok, rel = guarded_behind(arr, 1, 3)
     assert ok and rel == np.uint64(_cards("CQ"))
     for leader in (0, 2, 3, 1):  # E on lead too: it leads its side card first
-        assert quick_bounds(arr, leader, 3, 2, 2)[0] == 1
+        assert quick_bounds(arr, leader, 3, 2, 2, 0)[0] == 1
         assert brute_value(hands, 3, leader, 2, 2) >= 1
     # one small club fewer (CQ5 against CAK): no longer guarded, and indeed E can be held
     # to nothing: N leads CA and CK in turn
@@ -122,13 +122,13 @@ def test_r20_sure_tricks_cross_to_a_partner_holding_the_top_card():
     # S's SA and S then cashes SK and HA as well: three tricks
     hands, arr = _deal("S2 S3 D2", "S4 H2 D3", "SA SK HA", "S5 H3 D4")
     assert cash_tricks(arr, 0, 5, -1)[0] == 0
-    tricks, rel = sure_tricks(arr, 0, 5, -1)
+    tricks, rel = sure_tricks(arr, 0, 5, -1, 13)
     assert tricks == 3 and (rel & np.uint64(_cards("SA"))) != 0
     assert (arr == np.array(hands, np.uint64)).all()  # the hands are restored
     assert brute_value(hands, -1, 0, 5, 5) == 3
     # hearts trump and E void in spades with a trump: E may ruff the crossing, no count
     hands[1] = _cards("H4", "H2", "D3")
-    assert sure_tricks(np.array(hands, np.uint64), 0, 5, 1)[0] == 0
+    assert sure_tricks(np.array(hands, np.uint64), 0, 5, 1, 13)[0] == 0
 
 
 def test_r20_side_on_lead_cannot_take_every_trick_past_a_top_card():
@@ -137,7 +137,7 @@ def test_r20_side_on_lead_cannot_take_every_trick_past_a_top_card():
     hands, arr = _deal("HA HK S2", "SA D2 D3", "HQ S3 C2", "D4 D5 C3")
     short, rel = cannot_take_all(arr, 5, 3)
     assert short and (rel & np.uint64(_cards("SA"))) != 0
-    assert quick_bounds(arr, 0, -1, 5, 5)[1] == 2
+    assert quick_bounds(arr, 0, -1, 5, 5, 0)[1] == 2
     assert brute_value(hands, -1, 0, 5, 5) <= 2
     # the other way round: E-W on lead need all three, but only spades are theirs (E's
     # SA, one lead): N-S, maximising, take at least one trick
@@ -145,7 +145,7 @@ def test_r20_side_on_lead_cannot_take_every_trick_past_a_top_card():
     hands[3] = _cards("H2", "H3", "H4")
     arr = np.array(hands, np.uint64)
     assert cannot_take_all(arr, 10, 3)[0]
-    assert quick_bounds(arr, 1, -1, 5, 5)[0] >= 1
+    assert quick_bounds(arr, 1, -1, 5, 5, 0)[0] >= 1
     assert brute_value(hands, -1, 1, 5, 5) >= 1
 
 
@@ -160,9 +160,31 @@ def test_new_bounds_bracket_exact_values_on_longer_endings():
         leader = rng.randint(0, 3)
         mask = rng.choice([1, 2, 4, 8, 5, 10, 7, 14])
         arr = np.array(hands, np.uint64)
-        lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask)
+        lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask, 0)
         v = brute_value(hands, trump, leader, mask, mask)
         assert lo <= v <= up, (hands, trump, leader, mask, lo, v, up)
+
+
+def test_quick_bounds_for_a_target_settle_it_exactly_when_every_rule_does():
+    # the search passes its target: the bounds may stop early and skip rules that cannot
+    # settle it, but they settle it (and the same way, sound against the exact value)
+    # exactly when the bounds from every rule do
+    rng = random.Random(77)
+    for _ in range(sized(150, 1500)):
+        k = rng.randint(2, 7)
+        hands = random_ending(rng, k)
+        trump = rng.choice([-1, 0, 1, 2, 3])
+        leader = rng.randint(0, 3)
+        mask = rng.choice([1, 2, 4, 8, 5, 10, 7, 14])
+        arr = np.array(hands, np.uint64)
+        lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask, 0)
+        for need in range(1, k + 1):
+            lo_n, up_n, _, _ = quick_bounds(arr, leader, trump, mask, mask, need)
+            assert (lo_n >= need) == (lo >= need), (hands, trump, leader, mask, need)
+            assert (up_n < need) == (up < need), (hands, trump, leader, mask, need)
+            if k <= 4 and (lo_n >= need or up_n < need):
+                v = brute_value(hands, trump, leader, mask, mask)
+                assert lo_n <= v <= up_n
 
 
 def test_r19_r20_lone_declarer_trumps_challenge_wins_a_trick():
@@ -177,7 +199,7 @@ def test_r19_r20_lone_declarer_trumps_challenge_wins_a_trick():
     ok, rel = trump_challenge(arr, 1, 3)
     assert ok and rel == np.uint64(_cards("C6"))
     for leader in (0, 2, 3):
-        assert quick_bounds(arr, leader, 3, 2, 2)[0] == 1
+        assert quick_bounds(arr, leader, 3, 2, 2, 0)[0] == 1
         assert brute_value(hands, 3, leader, 2, 2) == 1
     # E with CJT6 against N's CAQ8 instead: W's king covers the jack and N's two honours
     # above the ten, played before E, take the other two: the rule claims nothing
@@ -214,7 +236,7 @@ def test_r19_r20_trump_game_finds_the_low_trump_first_line():
     tm = SUIT_MASK[3]
     assert not trump_challenge(arr, 1, 3)[0] and not guarded_behind(arr, 1, 3)[0]
     assert trump_length_tricks(arr, 1, 3)[0] == 0
-    assert quick_bounds(arr, 0, 3, 2, 2)[0] == 0
+    assert quick_bounds(arr, 0, 3, 2, 2, 0)[0] == 0
     assert trump_game(arr[1] & tm, arr[0] & tm, (arr[2] | arr[3]) & tm, 1000) == 1
     for leader in (0, 2, 3, 1):  # E on lead too: it leads a side card first
         ok, rel = trump_trick(arr, leader, 3, 1)
