@@ -34,13 +34,11 @@ trump, with every higher trump held by its right-hand opponent and enough lower 
 to play under them, takes a trick while the other side leads (`guarded_behind`); a lone
 declarer's trumps take a trick while the defenders lead when it wins the trump game
 played by its trumps against the right-hand opponent's (played before it) and the
-others' (covering after it): one line of play in closed form (`trump_challenge`), the
-whole game searched within a budget (`trump_game`, asked by the search itself through
-`trump_trick`); and with no trumps in play, the side on lead cannot take every trick
-when the other side holds a suit's top card and the side's own suits are too short
-(`cannot_take_all`). How many tricks a lone declarer's trumps take, counting the
-defenders' duty to follow trumps, is a game of its own (kernels.dd_trump_game), also
-asked by the search.
+others' (covering after it): one line of play in closed form (`trump_challenge`); and
+with no trumps in play, the side on lead cannot take every trick when the other side
+holds a suit's top card and the side's own suits are too short (`cannot_take_all`).
+How many tricks a lone declarer's trumps take, the whole trump game searched within a
+budget, is kernels.dd_trump_game, asked by the search itself.
 """
 
 import numpy as np
@@ -49,7 +47,6 @@ from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_state import FULL_DECK, SUIT_MASK, U0, U1, sequence_bottoms
 from kernels.jit import njit
 
-GAME_BUDGET = 256  # nodes of `trump_game` per trick boundary at most
 MISERE_BUDGET = 256  # nodes of `misere_suit_game` per suit and trick boundary at most
 
 
@@ -342,129 +339,10 @@ def trump_challenge(hands, d, trump):
 
 
 @njit
-def _split_bottoms(cards, others):
+def split_bottoms(cards, others):
     """The lowest card of each run of `cards` that no card of `others` splits (every card
     in neither counts as out of play)."""
     return sequence_bottoms(cards, FULL_DECK & ~(cards | others))
-
-
-_G_ENTER = 0
-_G_NEXT_A = 1
-_G_NEXT_D = 2
-_G_RETURN = 3
-
-
-@njit
-def trump_game(mine, ahead, behind, budget):
-    """The game behind `trump_challenge`, searched whole: 1 when the lone declarer (its
-    trumps `mine`) wins a trick whatever its right-hand opponent (trumps `ahead`, played
-    before its own) and the two players behind it (trumps `behind`, either of whom may
-    cover after it) do; 0 when they can kill all its trumps; -1 when the search would
-    need more than `budget` nodes.
-
-    The game (see `trump_challenge` for why a win in it is a trick in play): each trick
-    the right-hand opponent plays a trump a or none; the declarer then plays a trump d,
-    which dies under a higher a, else needs a cover (a higher trump from behind) or wins.
-    The search tries one card of each run that the other side's cards do not split
-    (its cards are equivalent for ever: only the declarer's cards leave the runs), no
-    right-hand trump below all the declarer's (it can kill nothing: a pass does as much
-    and keeps it), the lowest cover above d (a higher one kept covers whatever it would),
-    and lets only the declarer's lowest trump die. Only the last narrows a choice that
-    could matter, and it narrows the declarer's, so a 1 is always sound. An explicit
-    stack: numba cannot cache a self-recursive function.
-    """
-    # one allocation for the stack: per level, the three hands' trumps, the right-hand
-    # choices left (cards; whether passing is left), its current choice, the replies left
-    stack = np.empty((7, 14), np.uint64)
-    dm = stack[0]
-    am = stack[1]
-    bm = stack[2]
-    aopt = stack[3]
-    apass = stack[4]
-    cura = stack[5]
-    dopt = stack[6]
-    dm[0] = mine
-    am[0] = ahead
-    bm[0] = behind
-    lv = 0
-    nodes = 0
-    res = 0
-    mode = _G_ENTER
-    while True:
-        if mode == _G_ENTER:
-            if dm[lv] == U0:
-                res = 0  # every trump of the declarer killed
-                mode = _G_RETURN
-            else:
-                low = dm[lv] & (U0 - dm[lv])
-                apass[lv] = U1
-                aopt[lv] = _split_bottoms(am[lv] & ~((low << U1) - U1), dm[lv])
-                mode = _G_NEXT_A
-        elif mode == _G_NEXT_A:
-            if apass[lv] != U0:
-                apass[lv] = U0
-                a = U0
-            elif aopt[lv] != U0:
-                a = U1 << np.uint64(63 - leading_zeros(aopt[lv]))
-                aopt[lv] ^= a
-            else:
-                res = 1  # no choice of the right-hand opponent holds the declarer
-                mode = _G_RETURN
-                continue
-            cura[lv] = a
-            both = am[lv] | bm[lv]
-            if a == U0:
-                dopt[lv] = _split_bottoms(dm[lv], both)
-            else:
-                low = dm[lv] & (U0 - dm[lv])
-                dies = low if low < a else U0
-                dopt[lv] = dies | _split_bottoms(dm[lv] & ~((a << U1) - U1), both)
-            mode = _G_NEXT_D
-        elif mode == _G_NEXT_D:
-            if dopt[lv] == U0:
-                res = 0  # every reply of the declarer fails
-                mode = _G_RETURN
-                continue
-            d = dopt[lv] & (U0 - dopt[lv])
-            dopt[lv] ^= d
-            a = cura[lv]
-            nb = bm[lv]
-            if a == U0 or d > a:
-                covers = nb & ~((d << U1) - U1)
-                if covers == U0:
-                    mode = _G_NEXT_A  # d wins its trick: this choice fails
-                    continue
-                nb ^= covers & (U0 - covers)
-            nodes += 1
-            if nodes > budget:
-                return -1
-            dm[lv + 1] = dm[lv] ^ d
-            am[lv + 1] = am[lv] ^ a
-            bm[lv + 1] = nb
-            lv += 1
-            mode = _G_ENTER
-        else:
-            if lv == 0:
-                return res
-            lv -= 1
-            mode = _G_NEXT_D if res == 0 else _G_NEXT_A
-
-
-@njit
-def trump_trick(hands, leader, trump, d):
-    """(bool, relevance): whether the lone declarer `d` is sure to win a trick with its
-    trumps, by the whole trump game (`trump_game`, within `GAME_BUDGET` nodes), when the
-    defenders lead or it leads holding a side card (which it leads first, winning or
-    handing the lead to a defender). Dearer than the quick bounds: the search asks it
-    only of positions they and the table leave open. Like `trump_challenge` it rests on
-    the owners of the trumps down to the declarer's lowest."""
-    if trump < 0:
-        return False, U0
-    mine, ahead, behind = _trump_seats(hands, d, trump)
-    if mine == U0 or (leader == d and hands[d] == mine):
-        return False, U0
-    won = trump_game(mine, ahead, behind, GAME_BUDGET) == 1
-    return won, (mine & (U0 - mine)) if won else U0
 
 
 _MP = 4 * 13 + 1  # plies of a one-suit game at most
@@ -528,7 +406,7 @@ def misere_suit_game(suit_cards, leader, d, budget):
                 for q in range(4):
                     if q != p:
                         rest |= hs[lv, q]
-                opt[lv] = _split_bottoms(mine, rest)
+                opt[lv] = split_bottoms(mine, rest)
                 void[lv] = 0
         else:
             # a child's value `res` came back

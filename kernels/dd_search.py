@@ -15,7 +15,7 @@ boundaries, so each step reuses the previous steps' work.
 import numpy as np
 
 from kernels.bits import popcount, trailing_zeros
-from kernels.dd_bounds import MISERE_BUDGET, MISERE_MEMO, misere_force, quick_bounds, trump_trick
+from kernels.dd_bounds import MISERE_BUDGET, MISERE_MEMO, misere_force, quick_bounds
 from kernels.dd_moves import order_moves
 from kernels.dd_state import (
     FULL_DECK,
@@ -207,11 +207,8 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                             won = False
                             grel = U0
                             if maxmask == winmask and trump >= 0:
-                                if nd == 1:
-                                    won, grel = trump_trick(hands, ld, trump, d)
-                                if not won:
-                                    won, grel = trump_tricks(hands, ld, trump, d, nd,
-                                                             TRUMP_GAME_BUDGET, memo)
+                                won, grel = trump_tricks(hands, ld, trump, d, nd,
+                                                         TRUMP_GAME_BUDGET, memo)
                             elif maxmask != winmask and nd == 1 and trump < 0 and d != ld:
                                 won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo)
                             if won:

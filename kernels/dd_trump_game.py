@@ -39,7 +39,8 @@ An explicit stack, not recursion: numba cannot cache a self-recursive function.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_state import FULL_DECK, SUIT_MASK, U0, U1, sequence_bottoms
+from kernels.dd_bounds import split_bottoms
+from kernels.dd_state import SUIT_MASK, U0, U1
 from kernels.jit import njit
 
 TRUMP_GAME_BUDGET = 4096  # nodes of one game at most
@@ -63,12 +64,6 @@ _RETURN = 2
 _NONE = 63  # no card
 _MAXLV = 48
 _MAXOPT = 32
-
-
-@njit
-def _bottoms(cards, others):
-    """The lowest card of each run of `cards` that no card of `others` splits."""
-    return sequence_bottoms(cards, FULL_DECK & ~(cards | others))
 
 
 @njit
@@ -279,9 +274,9 @@ def _options(kd, dm, am, lm, pm, sides, ttype, a, d, out):
                 out[n] = 100 + _NONE
                 n += 1
             else:
-                n = _highest_first(_bottoms(am, dm), 100, out, n)
+                n = _highest_first(split_bottoms(am, dm), 100, out, n)
         if sides == 0:
-            n = _highest_first(_bottoms(am, dm), 200, out, n)
+            n = _highest_first(split_bottoms(am, dm), 200, out, n)
             out[n] = 200 + _NONE
             n += 1
         else:
@@ -292,10 +287,10 @@ def _options(kd, dm, am, lm, pm, sides, ttype, a, d, out):
         if sides > 0:
             out[n] = 0  # lead a side card
             n += 1
-        n = _highest_first(_bottoms(dm, defs), 100, out, n)
+        n = _highest_first(split_bottoms(dm, defs), 100, out, n)
     elif kd == _DREPLY:
         # A's card is still on the table: it splits D's runs too
-        n = _highest_first(_bottoms(dm, defs | a), 0, out, n)
+        n = _highest_first(split_bottoms(dm, defs | a), 0, out, n)
     elif kd == _COVER:
         forced = ttype != _T2
         x1, x2 = U0, U0

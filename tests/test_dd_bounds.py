@@ -7,7 +7,6 @@ import numpy as np
 
 from kernels.dd_bounds import (
     MISERE_MEMO,
-    SUIT_MASK,
     cannot_take_all,
     cash_tricks,
     ducks_every_suit,
@@ -21,9 +20,7 @@ from kernels.dd_bounds import (
     sure_tricks,
     top_trumps,
     trump_challenge,
-    trump_game,
     trump_length_tricks,
-    trump_trick,
 )
 from tests.conftest import sized
 from tests.test_dd_search import brute_value, random_ending
@@ -219,94 +216,6 @@ def test_r19_r20_trump_challenge_never_claims_a_trick_the_defence_can_deny():
         d = rng.randint(0, 3)
         arr = np.array(hands, np.uint64)
         if not trump_challenge(arr, d, trump)[0]:
-            continue
-        fired += 1
-        leader = rng.choice([q for q in range(4) if q != d])
-        assert brute_value(hands, trump, leader, 1 << d, 1 << d) >= 1, (hands, trump, d)
-    assert fired >= sized(40, 400)
-
-
-def test_r19_r20_trump_game_finds_the_low_trump_first_line():
-    # clubs trump, E alone with C85; N (before E) holds C6, S (after E) C9. Playing its
-    # highest trump first loses both (S covers the 8, N's 6 kills the 5), so
-    # trump_challenge (and so the quick bounds) claims nothing; but E can play the 5
-    # first: S must cover it with the 9, and the 8 then beats N's 6 (or, if N plays the
-    # 6 first, E plays the 8, S covers, and the 5 wins the next trump trick)
-    hands, arr = _deal("S7 D7 D2 C6", "HT DJ C8 C5", "HA D5 D3 C9", "S3 H9 H8 DA")
-    tm = SUIT_MASK[3]
-    assert not trump_challenge(arr, 1, 3)[0] and not guarded_behind(arr, 1, 3)[0]
-    assert trump_length_tricks(arr, 1, 3)[0] == 0
-    assert quick_bounds(arr, 0, 3, 2, 2, 0)[0] == 0
-    assert trump_game(arr[1] & tm, arr[0] & tm, (arr[2] | arr[3]) & tm, 1000) == 1
-    for leader in (0, 2, 3, 1):  # E on lead too: it leads a side card first
-        ok, rel = trump_trick(arr, leader, 3, 1)
-        assert ok and rel == np.uint64(_cards("C5"))
-        assert brute_value(hands, 3, leader, 2, 2) == 1
-    # against N's C9 (before E) and S's CT (after it) both fall: the ten covers whichever
-    # trump E plays first and the nine kills the other
-    c = [np.uint64(_cards(*names)) for names in (("C8", "C5"), ("C9",), ("CT",))]
-    assert trump_game(c[0], c[1], c[2], 1000) == 0
-
-
-@cache
-def _trump_game_reference(mine, ahead, behind1, behind2):
-    """The trump game by exhaustive minimax, every choice tried: True when the declarer
-    wins a trick. Each trick the right-hand opponent plays any trump or none, the
-    declarer any trump, and each of the two players behind any trump or none."""
-    if not mine:
-        return False
-    for a in [None, *ahead]:
-        ahead_left = ahead if a is None else ahead - {a}
-        holds = True  # does this choice hold the declarer to no trick?
-        for d in mine:
-            rest = mine - {d}
-            if a is not None and d < a:
-                if _trump_game_reference(rest, ahead_left, behind1, behind2):
-                    holds = False
-                    break
-                continue
-            covered = any(
-                not _trump_game_reference(rest, ahead_left, *(
-                    (behind1 - {b}, behind2) if i == 0 else (behind1, behind2 - {b})))
-                for i, group in enumerate((behind1, behind2)) for b in group if b > d)
-            if not covered:
-                holds = False
-                break
-        if holds:
-            return False
-    return True
-
-
-def test_trump_game_agrees_with_exhaustive_minimax():
-    # the search's narrowed choices lose nothing: it finds the exact value of the game
-    rng = random.Random(8)
-    checked = 0
-    for _ in range(sized(300, 3000)):
-        cards = rng.sample(range(13), rng.randint(1, 9))
-        owner = {c: rng.randint(0, 3) for c in cards}
-        groups = [frozenset(c for c in cards if owner[c] == k) for k in range(4)]
-        if not groups[0]:
-            continue
-        mask = [np.uint64(sum(1 << c for c in g)) for g in groups]
-        got = trump_game(mask[0], mask[3], mask[1] | mask[2], 100_000)
-        assert got == int(_trump_game_reference(groups[0], groups[3], groups[1], groups[2])), \
-            groups
-        checked += 1
-    assert checked >= sized(200, 2000)
-
-
-def test_r19_r20_trump_game_never_claims_a_trick_the_defence_can_deny():
-    # brute force on random endings, as for trump_challenge
-    rng = random.Random(78)
-    fired = 0
-    for _ in range(sized(400, 4000)):
-        hands = random_ending(rng, rng.randint(2, 4))
-        trump = rng.randint(0, 3)
-        d = rng.randint(0, 3)
-        arr = np.array(hands, np.uint64)
-        tm = SUIT_MASK[trump]
-        if trump_game(arr[d] & tm, arr[(d + 3) & 3] & tm,
-                      (arr[(d + 1) & 3] | arr[(d + 2) & 3]) & tm, 1000) != 1:
             continue
         fired += 1
         leader = rng.choice([q for q in range(4) if q != d])

@@ -11,10 +11,12 @@ from functools import cache
 
 import numpy as np
 
-from kernels.dd_bounds import trump_length_tricks
+from kernels.dd_bounds import guarded_behind, trump_challenge, trump_length_tricks
 from kernels.dd_trump_game import TRUMP_MEMO, trump_game_wins, trump_tricks
 from tests.conftest import sized
 from tests.reference_dd import random_ending
+from tests.test_dd_bounds import _cards as card_mask
+from tests.test_dd_bounds import _deal
 from tests.test_dd_search import brute_value
 
 
@@ -134,3 +136,22 @@ def test_r20_trump_game_draws_trumps_where_counting_cannot():
     won, rel = trump_tricks(arr, 1, 2, 0, 6, 4096, memo)
     assert won and rel == np.uint64(1 << 26)  # rests on the trumps down to N's 2
     assert not trump_tricks(arr, 1, 2, 0, 7, 4096, memo)[0]
+
+
+def test_r19_r20_trump_game_finds_the_low_trump_first_line():
+    # clubs trump, E alone with C85; N (before E) holds C6, S (after E) C9. Playing its
+    # highest trump first loses both (S covers the 8, N's 6 kills the 5), so the closed
+    # forms claim nothing; but E can play the 5 first: S must cover it with the 9, and
+    # the 8 then beats N's 6 (or, if N plays the 6 first, E plays the 8, S covers, and
+    # the 5 wins the next trump trick)
+    hands, arr = _deal("S7 D7 D2 C6", "HT DJ C8 C5", "HA D5 D3 C9", "S3 H9 H8 DA")
+    assert not trump_challenge(arr, 1, 3)[0] and not guarded_behind(arr, 1, 3)[0]
+    assert trump_length_tricks(arr, 1, 3)[0] == 0
+    for leader in (0, 2, 3, 1):  # E on lead too: it leads a side card first
+        ok, rel = trump_tricks(arr, leader, 3, 1, 1, 4096, np.zeros(TRUMP_MEMO, np.uint64))
+        assert ok and rel == np.uint64(card_mask("C5"))
+        assert brute_value(hands, 3, leader, 2, 2) == 1
+    # against N's C9 (before E) and S's CT (after it) both fall: the ten covers whichever
+    # trump E plays first and the nine kills the other
+    _, arr = _deal("S7 D7 D2 C9", "HT DJ C8 C5", "HA D5 D3 CT", "S3 H9 H8 DA")
+    assert not trump_tricks(arr, 0, 3, 1, 1, 4096, np.zeros(TRUMP_MEMO, np.uint64))[0]
