@@ -110,9 +110,15 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     nmov = np.zeros(MAX_PLY, np.int64)
     idx = np.zeros(MAX_PLY, np.int64)
     best = np.full(MAX_TRICKS + 2, -1, np.int64)  # card that cut off at each trick's lead
+    # memo of a lone seat's own game (asked below): misère's one-suit games, or a numeric
+    # contract's trump game
     lone = (winmask & (winmask - 1)) == 0
-    memo = np.zeros(MISERE_MEMO if trump < 0 and maxmask != winmask else (
-        TRUMP_MEMO if lone and trump >= 0 and maxmask == winmask else 1), np.uint64)
+    if trump < 0 and maxmask != winmask:
+        memo = np.zeros(MISERE_MEMO, np.uint64)
+    elif trump >= 0 and maxmask == winmask and lone:
+        memo = np.zeros(TRUMP_MEMO, np.uint64)
+    else:
+        memo = np.zeros(1, np.uint64)
     leaders[0] = leader
     needs[0] = need
     gones[0] = gone
@@ -198,7 +204,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
-                        if mode == _NEXT and (winmask & (winmask - 1)) == 0:
+                        if mode == _NEXT and lone:
                             # a search of its own may settle what a lone seat needs
                             # (stored like a search's result): the lone declarer's trump
                             # game, or in misère the defenders on lead leading one suit

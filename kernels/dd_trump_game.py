@@ -3,7 +3,8 @@
 The search asks it of trick-boundary positions that the quick bounds and the table leave
 open, in a numeric contract with a trump suit (R10, R18-R21). A win in the game is a
 lower bound on the declarer's tricks in play; the game has only the trump suit and a
-count of the declarer's side cards, so it is searched in a few hundred nodes at most.
+count of the declarer's side cards, so a search takes hundreds of nodes, a few thousand
+at most (`TRUMP_GAME_BUDGET`).
 
 The declarer D follows one plan: it follows suit when it can; void in a side suit led,
 it discards a side card while it holds one (it ruffs only when it holds nothing but
