@@ -1,9 +1,9 @@
 """kernels.dd_trump_game: the lone declarer's trump game (R10, R18-R21).
 
-Three checks: the kernel, which holds the defenders to dominant choices and memoises, agrees
-with an exhaustive minimax of the same game in plain Python; a win in the game is a trick
-count the declarer makes in play (brute force on random endings); and on a full deal it
-proves what the older trump rules cannot.
+The kernel, which holds the defenders to dominant choices and memoises, agrees with an
+exhaustive minimax of the same game in plain Python; a win in the game is a trick count
+the declarer makes in play (brute force on random endings); and on two hands it proves
+what the closed-form trump rules (length, guarded trump, challenge) cannot.
 """
 
 import random
