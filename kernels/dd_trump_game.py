@@ -125,25 +125,26 @@ def trump_game_wins(mine, ahead, left, partner, sides, d_leads, k, budget, memo)
     `d_leads`: whether the declarer is on lead. The values of trick-start states are
     kept in `memo` (a power-of-two array of words, direct-mapped, zeros when empty;
     see `_key`), shared by every game of one search."""
-    dm = np.zeros(_MAXLV, np.uint64)
-    am = np.zeros(_MAXLV, np.uint64)
-    lm = np.zeros(_MAXLV, np.uint64)
-    pm = np.zeros(_MAXLV, np.uint64)
-    sv = np.zeros(_MAXLV, np.int64)
-    wins = np.zeros(_MAXLV, np.int64)
-    kind = np.zeros(_MAXLV, np.int64)
-    ttype = np.zeros(_MAXLV, np.int64)
-    acard = np.zeros(_MAXLV, np.uint64)
-    dcard = np.zeros(_MAXLV, np.uint64)
-    opts = np.zeros((_MAXLV, _MAXOPT), np.int64)
-    nopt = np.zeros(_MAXLV, np.int64)
-    idx = np.zeros(_MAXLV, np.int64)
+    # the stack in three allocations (every level is written before it is read): per
+    # level the four hands' trumps, the cards on the table, the side cards, tricks won,
+    # node kind, trick type, the options and the next one to try
+    ustack = np.empty((6, _MAXLV), np.uint64)
+    istack = np.empty((6, _MAXLV), np.int64)
+    opts = np.empty((_MAXLV, _MAXOPT), np.int64)
+    dm, am, lm, pm = ustack[0], ustack[1], ustack[2], ustack[3]
+    acard, dcard = ustack[4], ustack[5]
+    sv, wins, kind, ttype = istack[0], istack[1], istack[2], istack[3]
+    nopt, idx = istack[4], istack[5]
     dm[0] = mine
     am[0] = ahead
     lm[0] = left
     pm[0] = partner
+    acard[0] = U0
+    dcard[0] = U0
     sv[0] = sides
+    wins[0] = 0
     kind[0] = _DLEAD if d_leads else _DEF
+    ttype[0] = 0
     lv = 0
     nodes = 0
     mode = _ENTER
@@ -333,14 +334,20 @@ def trump_tricks(hands, leader, trump, d, k, budget, memo):
     mine = hands[d] & tm
     if mine == U0:
         return False, U0
+    if popcount(mine) < k:
+        return False, U0  # the game's tricks are trump tricks (side tricks are given)
     sides = popcount(hands[d]) - popcount(mine)
     ahead = hands[(d + 3) & 3] & tm
     left = hands[(d + 1) & 3] & tm
     partner = hands[(d + 2) & 3] & tm
-    res = trump_game_wins(mine, ahead, left, partner, sides, leader == d, k, budget, memo)
-    if res < 0:
-        # out of budget: remembered as a loss (never claims a trick), not searched again
-        key = _key(mine, ahead, left, partner, sides, leader == d, k)
-        memo[_slot(memo, key)] = key
-    won = res == 1
+    key = _key(mine, ahead, left, partner, sides, leader == d, k)
+    word = memo[_slot(memo, key)]
+    if (word & ~(U1 << np.uint64(63))) == key:
+        won = (word >> np.uint64(63)) == U1  # known: no game to set up
+    else:
+        res = trump_game_wins(mine, ahead, left, partner, sides, leader == d, k, budget, memo)
+        if res < 0:
+            # out of budget: remembered as a loss (never claims a trick), not searched again
+            memo[_slot(memo, key)] = key
+        won = res == 1
     return won, (mine & (U0 - mine)) if won else U0
