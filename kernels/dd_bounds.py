@@ -469,7 +469,6 @@ def misere_force(hands, leader, d, budget, memo):
     words, zeroed by the caller): direct-mapped, each word the whole key (the suit's 13
     bits of each seat, leader, declarer, a used bit) and the value in its top bit.
     """
-    cards = np.empty(4, np.uint64)
     for s in range(4):
         sm = SUIT_MASK[s]
         mine = hands[d] & sm
@@ -482,14 +481,16 @@ def misere_force(hands, leader, d, budget, memo):
         key = (np.uint64(leader) << np.uint64(52)) | (np.uint64(d) << np.uint64(54)) | \
             (U1 << np.uint64(62))
         for q in range(4):
-            cards[q] = hands[q] & sm
-            key |= (cards[q] >> np.uint64(13 * s)) << np.uint64(13 * q)
+            key |= ((hands[q] & sm) >> np.uint64(13 * s)) << np.uint64(13 * q)
         slot = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(52)
         slot &= np.uint64(MISERE_MEMO - 1)
         word = memo[slot]
         if (word & ~(U1 << np.uint64(63))) == key:
             won = (word >> np.uint64(63)) == U1
         else:
+            cards = np.empty(4, np.uint64)  # allocated only for a game to play
+            for q in range(4):
+                cards[q] = hands[q] & sm
             won = misere_suit_game(cards, leader, d, budget) == 1
             memo[slot] = key | ((U1 if won else U0) << np.uint64(63))
         if won:
