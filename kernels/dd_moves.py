@@ -14,7 +14,15 @@ wants to win a trick itself.
 import numpy as np
 
 from kernels.bits import trailing_zeros
-from kernels.dd_state import SUIT_MASK, U0, U1, current_winner_trump, legal_moves, sequence_bottoms
+from kernels.dd_state import (
+    SUIT_MASK,
+    U0,
+    U1,
+    current_winner_trump,
+    legal_moves,
+    lowest_bit,
+    sequence_bottoms,
+)
 from kernels.jit import njit
 
 
@@ -24,12 +32,6 @@ def _higher_in_suit(card):
     s = card // 13
     above = ~((U1 << np.uint64(card + 1)) - U1)  # bits strictly above card
     return above & SUIT_MASK[s]
-
-
-@njit
-def _lowest_bit(mask):
-    """The lowest set bit of `mask` as a mask (0 for 0)."""
-    return mask & (U0 - mask)
 
 
 @njit
@@ -109,7 +111,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     sc = 70 - rank  # low towards a partner's winner
                     if ruffable:
                         sc = 30 - rank
-                elif (hand & _lowest_bit((others | hand) & higher)) != U0:
+                elif (hand & lowest_bit((others | hand) & higher)) != U0:
                     sc = 50 + rank  # from a sequence: the card above is ours too
                 else:
                     sc = 30 - rank

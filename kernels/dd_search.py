@@ -110,15 +110,13 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     nmov = np.zeros(MAX_PLY, np.int64)
     idx = np.zeros(MAX_PLY, np.int64)
     best = np.full(MAX_TRICKS + 2, -1, np.int64)  # card that cut off at each trick's lead
-    # memo of a lone seat's own game (asked below): misère's one-suit games, or a numeric
-    # contract's trump game
+    # a lone seat's own game (asked below) and its memo: misère's one-suit games, or a
+    # numeric contract's trump game
     lone = (winmask & (winmask - 1)) == 0
-    if trump < 0 and maxmask != winmask:
-        memo = np.zeros(MISERE_MEMO, np.uint64)
-    elif trump >= 0 and maxmask == winmask and lone:
-        memo = np.zeros(TRUMP_MEMO, np.uint64)
-    else:
-        memo = np.zeros(1, np.uint64)
+    misere_game = lone and trump < 0 and maxmask != winmask
+    trump_game = lone and trump >= 0 and maxmask == winmask
+    memo = np.zeros(MISERE_MEMO if misere_game else (TRUMP_MEMO if trump_game else 1),
+                    np.uint64)
     leaders[0] = leader
     needs[0] = need
     gones[0] = gone
@@ -204,7 +202,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
-                        if mode == _NEXT and lone:
+                        if mode == _NEXT and (trump_game or misere_game):
                             # a search of its own may settle what a lone seat needs
                             # (stored like a search's result): the lone declarer's trump
                             # game, or in misère the defenders on lead leading one suit
@@ -212,10 +210,10 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                             d = trailing_zeros(np.uint64(winmask))
                             won = False
                             grel = U0
-                            if maxmask == winmask and trump >= 0:
+                            if trump_game:
                                 won, grel = trump_tricks(hands, ld, trump, d, nd,
                                                          TRUMP_GAME_BUDGET, memo)
-                            elif maxmask != winmask and nd == 1 and trump < 0 and d != ld:
+                            elif nd == 1 and d != ld:
                                 won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo)
                             if won:
                                 v = True

@@ -110,6 +110,12 @@ def legal_moves(hand, trick, nplayed):
 
 
 @njit
+def lowest_bit(mask):
+    """The lowest set bit of `mask` as a mask (0 for 0)."""
+    return mask & (U0 - mask)
+
+
+@njit
 def lowest(mask):
     """Card id of the lowest card in a non-empty mask."""
     return trailing_zeros(mask)

@@ -41,7 +41,7 @@ import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_bounds import split_bottoms
-from kernels.dd_state import SUIT_MASK, U0, U1
+from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
 from kernels.jit import njit
 
 TRUMP_GAME_BUDGET = 4096  # nodes of one game at most
@@ -68,12 +68,6 @@ _MAXOPT = 32
 
 
 @njit
-def _low(mask):
-    """Lowest card of a mask as a one-bit mask (0 for none)."""
-    return mask & (U0 - mask)
-
-
-@njit
 def _card(m):
     """Card id of a one-bit mask, _NONE for 0."""
     if m == U0:
@@ -88,8 +82,8 @@ def _plays(hand, d, forced):
     (or holding none); the second is U0 when it would repeat the first."""
     if hand == U0:
         return U0, U0
-    cover = _low(hand & ~((d << U1) - U1))
-    low = U0 if not forced else _low(hand)
+    cover = lowest_bit(hand & ~((d << U1) - U1))
+    low = U0 if not forced else lowest_bit(hand)
     if cover == low:
         return low, U0
     return low, cover
@@ -332,8 +326,6 @@ def trump_tricks(hands, leader, trump, d, k, budget, memo):
     """
     tm = SUIT_MASK[trump]
     mine = hands[d] & tm
-    if mine == U0:
-        return False, U0
     if popcount(mine) < k:
         return False, U0  # the game's tricks are trump tricks (side tricks are given)
     sides = popcount(hands[d]) - popcount(mine)
