@@ -44,7 +44,7 @@ the shallowest one (cheapest to recompute).
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_state import SUIT_MASK, U0, U1
+from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1
 from kernels.jit import njit
 
 WAYS = 8
@@ -70,24 +70,51 @@ def new_table(mib):
     return np.zeros((n, 4), dtype=np.uint64), np.zeros(n, dtype=np.uint64)
 
 
+def _top_first_table():
+    """[p, x] for 7-bit chunks: bit i is x's bit at the i-th highest set bit of p."""
+    t = np.zeros((128, 128), dtype=np.uint16)
+    for p in range(128):
+        at = [b for b in range(6, -1, -1) if p >> b & 1]
+        for x in range(128):
+            t[p, x] = sum(1 << i for i, b in enumerate(at) if x >> b & 1)
+    return t
+
+
+# owner codes by table lookups rather than a loop over the cards (3x faster per position)
+_TOP_FIRST = _top_first_table()
+# [x] for 7 bits: bit i moved to bit 2i (an owner bit into its 2-bit code)
+_SPREAD = np.array([sum(1 << (2 * i) for i in range(7) if x >> i & 1) for x in range(128)],
+                   dtype=np.uint32)
+_LOW6 = np.uint64(63)
+_LOW7 = np.uint64(127)
+
+
+@njit
+def _compress(p, x):
+    """The bits of 13-bit `x` at the set bits of `p`, highest first (bit 0: the highest)."""
+    ph = p >> np.uint64(6)
+    pl = p & _LOW6
+    return (np.uint64(_TOP_FIRST[ph, x >> np.uint64(6)])
+            | (np.uint64(_TOP_FIRST[pl, x & _LOW6]) << np.uint64(popcount(ph))))
+
+
+@njit
+def _spread(c):
+    """13 bits moved to the even bits 0, 2, .., 24."""
+    return np.uint64(_SPREAD[c & _LOW7]) | (np.uint64(_SPREAD[c >> np.uint64(7)]) << np.uint64(14))
+
+
 @njit
 def _suit_owners(hands, suit):
     """Owners of the cards of `suit` still in play, highest first, 2 bits each."""
-    sm = SUIT_MASK[suit]
-    odd = (hands[1] | hands[3]) & sm  # owner bit 0: seats 1, 3
-    upper = (hands[2] | hands[3]) & sm  # owner bit 1: seats 2, 3
-    present = (hands[0] | hands[1] | hands[2] | hands[3]) & sm
-    code = U0
-    i = np.uint64(0)
-    while present:
-        b = U1 << np.uint64(63 - leading_zeros(present))
-        present ^= b
-        if odd & b:
-            code |= U1 << i
-        if upper & b:
-            code |= U1 << (i + U1)
-        i += np.uint64(2)
-    return code
+    sh = np.uint64(13 * suit)
+    h1 = (hands[1] >> sh) & SUIT13
+    h2 = (hands[2] >> sh) & SUIT13
+    h3 = (hands[3] >> sh) & SUIT13
+    present = ((hands[0] >> sh) & SUIT13) | h1 | h2 | h3
+    odd = _compress(present, h1 | h3)  # owner bit 0: seats 1, 3
+    upper = _compress(present, h2 | h3)  # owner bit 1: seats 2, 3
+    return _spread(odd) | (_spread(upper) << U1)
 
 
 @njit

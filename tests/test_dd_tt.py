@@ -32,6 +32,30 @@ def test_words_equal_for_positions_equal_in_relative_ranks():
     assert wa[:2] == wc[:2] and wa[2] != wc[2]
 
 
+def _owner_words_reference(hands):
+    """Owner words spelt out: per suit, from the highest card in play down, its seat in two
+    bits; suits 0-1 in the first word, 2-3 in the second, 26 bits per suit."""
+    words = [0, 0]
+    for s in range(4):
+        code, i = 0, 0
+        for rank in range(12, -1, -1):
+            for seat in range(4):
+                if int(hands[seat]) >> (13 * s + rank) & 1:
+                    code |= seat << (2 * i)
+                    i += 1
+        words[s // 2] |= code << (26 * (s % 2))
+    return tuple(words)
+
+
+def test_owner_words_match_a_card_by_card_reference_on_random_positions():
+    rng = np.random.default_rng(10)
+    for _ in range(300):
+        seats = rng.integers(0, 5, 52)  # 4: the card is out of play
+        hands = _hands(*[sum(1 << c for c in range(52) if seats[c] == q) for q in range(4)])
+        _, _, o1, o2 = position_words(hands, 0, -1, 1, 1)
+        assert (int(o1), int(o2)) == _owner_words_reference(hands)
+
+
 def test_words_hold_leader_trump_and_masks():
     a = _hands(1 << 12, 1 << 11, 1 << 10, 1 << 9)
     base = position_words(a, 0, 1, 1, 1)
