@@ -15,8 +15,10 @@ played to (R20), so each of them wins one trick. Only one hand's top run counts 
 (two partners' top trumps may fall on the same trick).
 
 When the maximising side leads, its cashing tricks are a lower bound on its tricks; when
-the other side leads, r minus that side's sure tricks is an upper bound. Both hold only where the
-maximising seats are the seats whose tricks count (numeric contracts, partnerships);
+the other side leads, r minus that side's sure tricks is an upper bound (asked in
+partnerships only: against a lone declarer the table nearly always knows it first).
+Both hold only where the maximising seats are the seats whose tricks count (numeric
+contracts, partnerships);
 in misère (no trump) the declarer on lead must take the trick when each of its suits'
 lowest card is above every other card of that suit. Conversely a declarer holding, in
 every suit, only cards below all the others' cards of that suit never wins a trick it
@@ -214,6 +216,43 @@ def sure_tricks(hands, p, side, trump, want):
                 if best >= want:
                     return best, best_rel
     return best, best_rel
+
+
+@njit
+def sure_cap(hands, p, side):
+    """A cap on `sure_tricks(hands, p, side, ..)` in a few instructions per suit (the
+    search skips that call, hundreds of cycles, when the cap cannot reach its target).
+
+    Every trick it counts is won by a different card of the side ranked above all the
+    opponents' cards of its suit (a top run, a card of a suit no opponent holds), except
+    after crossing to the partner q holding the top card of a suit s p also holds: the
+    crossing trick takes the opponents' lowest cards of s, which may lift q's lower cards
+    of s, so s then gives at most all of q's cards of s. The cap is the count of such
+    cards over the suits, plus the most the crossing can add to one suit.
+    """
+    mine = U0
+    theirs = U0
+    for q in range(4):
+        if (side >> q) & 1:
+            mine |= hands[q]
+        else:
+            theirs |= hands[q]
+    n = 0
+    gain = 0
+    for s in range(4):
+        sm = SUIT_MASK[s]
+        t = theirs & sm
+        m = mine & sm
+        if t != U0:
+            m &= ~((U1 << np.uint64(64 - leading_zeros(t))) - U1)
+        k = popcount(m)
+        n += k
+        if k > 0 and (hands[p] & sm) != U0:
+            top = U1 << np.uint64(63 - leading_zeros(m))
+            for q in range(4):
+                if q != p and (hands[q] & top) != U0:
+                    gain = max(gain, popcount(hands[q] & sm) - k)
+    return n + gain
 
 
 @njit
@@ -726,14 +765,23 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
                 lo_rel = crel
         if _settles(lower, upper, need):
             return lower, upper, lo_rel, up_rel
+    # the side on lead's sure tricks: a lower bound for the maximising side, else an upper
+    # bound r - sure; with a target, only when they can reach what settles it. Not the
+    # three defenders' against a lone declarer: they settle a target only when the
+    # defenders can cash all but need - 1 of the tricks left in a row, which the table
+    # already knows nearly every time (measured on numeric solves: 0.1% more nodes without
+    # them, a quarter of the search's time saved)
+    if lone and on_lead != maxmask:
+        return lower, upper, lo_rel, up_rel
+    want = r if need <= 0 else (need if on_lead == maxmask else r - need + 1)
+    if need > 0 and sure_cap(hands, leader, on_lead) < want:
+        return lower, upper, lo_rel, up_rel
+    sure, srel = sure_tricks(hands, leader, on_lead, trump, want)
     if on_lead == maxmask:
-        sure, srel = sure_tricks(hands, leader, maxmask, trump, need if need > 0 else r)
         if sure > lower:
             lower = sure
             lo_rel = srel
-    else:
-        sure, srel = sure_tricks(hands, leader, on_lead, trump, r - need + 1 if need > 0 else r)
-        if r - sure < upper:
-            upper = r - sure
-            up_rel = srel
+    elif r - sure < upper:
+        upper = r - sure
+        up_rel = srel
     return lower, upper, lo_rel, up_rel

@@ -17,12 +17,14 @@ from kernels.dd_bounds import (
     must_win_lead,
     quick_bounds,
     seat_count,
+    sure_cap,
     sure_tricks,
     top_trumps,
     trump_challenge,
     trump_length_tricks,
 )
 from tests.conftest import sized
+from tests.reference_dd import random_ending as ending_in_suits
 from tests.test_dd_search import brute_value, random_ending
 
 
@@ -126,6 +128,30 @@ def test_r20_sure_tricks_cross_to_a_partner_holding_the_top_card():
     # hearts trump and E void in spades with a trump: E may ruff the crossing, no count
     hands[1] = _cards("H4", "H2", "D3")
     assert sure_tricks(np.array(hands, np.uint64), 0, 5, 1, 13)[0] == 0
+
+
+def test_sure_cap_bounds_sure_tricks_on_random_positions():
+    # the cap lets the search skip `sure_tricks`: it must never be below what it counts,
+    # for every leader, side (lone, partners, three) and trump; endings of 1-6 cards, in
+    # 1-4 suits (short suits make crossings and voids common)
+    rng = random.Random(17)
+    for _ in range(sized(3000, 30000)):
+        k = rng.randint(1, 6)
+        hands = np.array(ending_in_suits(rng, k, rng.randint(-(-4 * k // 13), 4)), np.uint64)
+        p = rng.randint(0, 3)
+        side = (1 << p) | rng.choice([0, 0, 1, 2, 4, 8, 5, 10, 15])
+        trump = rng.randint(-1, 3)
+        assert sure_tricks(hands, p, side, trump, 13)[0] <= sure_cap(hands, p, side), (
+            hands.tolist(), p, side, trump)
+
+
+def test_sure_cap_counts_the_cards_a_crossing_lifts():
+    # no trump, N leads S2 to S's SA (E's SQ falls under it): S's SJ is then the top spade,
+    # two tricks, though only the ace outranks E's spades now
+    hands, arr = _deal("S2 D2", "SQ H2", "SA SJ", "S3 D3")
+    assert sure_tricks(arr, 0, 5, -1, 13)[0] == 2
+    assert sure_cap(arr, 0, 5) >= 2
+    assert brute_value(hands, -1, 0, 5, 5) == 2
 
 
 def test_r20_side_on_lead_cannot_take_every_trick_past_a_top_card():
