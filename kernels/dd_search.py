@@ -191,7 +191,6 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                                 kup = kup2
                             if code == 0:
                                 code = code2
-                        first = code_card(hands, code)
                         if lo >= nd:
                             v = True
                             vrel = relevance_from_ks(hands, klo)
@@ -221,6 +220,8 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                                 best[ti] = -1
                                 mode = _DONE
             if mode == _NEXT:
+                if npl == 0:
+                    first = code_card(hands, code)  # the table's best lead, tried first
                 nmov[ply] = order_moves(hands, tricks[ti], npl, ld, gones[ti], trump, maxmask,
                                         winmask, first, moves[ply], scores[ply])
                 best[ti] = -1

@@ -85,6 +85,9 @@ _TOP_FIRST = _top_first_table()
 # [x] for 7 bits: bit i moved to bit 2i (an owner bit into its 2-bit code)
 _SPREAD = np.array([sum(1 << (2 * i) for i in range(7) if x >> i & 1) for x in range(128)],
                    dtype=np.uint32)
+# [x, k] for 7 bits: the index of the k-th highest set bit of x (k = 1..7)
+_KTH_HIGHEST = np.array([[([b for b in range(6, -1, -1) if x >> b & 1] + [0] * 8)[max(k - 1, 0)]
+                          for k in range(8)] for x in range(128)], dtype=np.uint8)
 _LOW6 = np.uint64(63)
 _LOW7 = np.uint64(127)
 
@@ -165,10 +168,14 @@ def relevance_from_ks(hands, kw):
         k = np.int64((kw >> np.uint64(4 * s)) & _F)
         if k == 0:
             continue
-        m = present & SUIT_MASK[s]
-        for _ in range(k - 1):
-            m ^= U1 << np.uint64(63 - leading_zeros(m))
-        rel |= U1 << np.uint64(63 - leading_zeros(m))
+        sh = np.uint64(13 * s)
+        m = (present >> sh) & SUIT13
+        high = m >> np.uint64(6)
+        nh = popcount(high)
+        if k <= nh:
+            rel |= U1 << (sh + np.uint64(6 + _KTH_HIGHEST[high, k]))
+        else:
+            rel |= U1 << (sh + np.uint64(_KTH_HIGHEST[m & _LOW6, k - nh]))
     return rel
 
 

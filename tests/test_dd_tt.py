@@ -56,6 +56,22 @@ def test_owner_words_match_a_card_by_card_reference_on_random_positions():
         assert (int(o1), int(o2)) == _owner_words_reference(hands)
 
 
+def test_relevance_of_k_nibbles_is_the_kth_highest_card_on_random_positions():
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        seats = rng.integers(0, 5, 52)  # 4: the card is out of play
+        hands = _hands(*[sum(1 << c for c in range(52) if seats[c] == q) for q in range(4)])
+        kw, want = 0, 0
+        for s in range(4):
+            present = [c for c in range(13 * s + 12, 13 * s - 1, -1) if seats[c] < 4]
+            k = int(rng.integers(0, len(present) + 1))
+            kw |= k << (4 * s)
+            if k:
+                want |= 1 << present[k - 1]
+        assert int(relevance_from_ks(hands, np.uint64(kw))) == want
+        assert relevance_from_ks(hands, ks_from_relevance(hands, np.uint64(want))) == want
+
+
 def test_words_hold_leader_trump_and_masks():
     a = _hands(1 << 12, 1 << 11, 1 << 10, 1 << 9)
     base = position_words(a, 0, 1, 1, 1)
