@@ -57,18 +57,13 @@ def sequence_bottoms(cards, gone):
 
 @njit
 def run_above(hand, card, gone):
-    """The cards of `hand` equivalent to `card` and ranked above it (its run, see above)."""
-    run = U0
-    top = (card // 13) * 13 + 12
-    c = card + 1
-    while c <= top:
-        b = U1 << np.uint64(c)
-        if hand & b:
-            run |= b
-        elif (gone & b) == U0:
-            break
-        c += 1
-    return run
+    """The cards of `hand` equivalent to `card` and ranked above it (its run, see above):
+    from the card up, the unbroken stretch of the suit's cards held or gone (its length is
+    the count of trailing ones above the card), less the gone ones."""
+    m = (hand | gone) & SUIT_MASK[card // 13]
+    above = m >> np.uint64(card + 1)
+    n = np.uint64(trailing_zeros(~above))
+    return (((U1 << n) - U1) << np.uint64(card + 1)) & hand
 
 
 @njit

@@ -6,6 +6,7 @@ import numpy as np
 
 from kernels.dd_state import (
     legal_moves,
+    run_above,
     sequence_bottoms,
     trick_winner,
     validate_hands,
@@ -81,6 +82,24 @@ def test_sequence_bottoms_does_not_carry_across_suits():
     cards = (1 << k_spades) | (1 << two_hearts)
     got = int(sequence_bottoms(np.uint64(cards), np.uint64(1 << a_spades)))
     assert got == cards
+
+
+def test_run_above_matches_a_card_by_card_walk():
+    # from the card up its suit: the hand's cards, skipping gone ones, until a card in play
+    # elsewhere (or the suit's end)
+    rng = random.Random(5)
+    for _ in range(sized(3000, 30000)):
+        owner = [rng.choice("hhgo") for _ in range(52)]  # hand, gone, someone else's
+        hand = sum(1 << c for c in range(52) if owner[c] == "h")
+        gone = sum(1 << c for c in range(52) if owner[c] == "g")
+        card = rng.choice([c for c in range(52) if owner[c] == "h"] or [0])
+        want = 0
+        for c in range(card + 1, card // 13 * 13 + 13):
+            if owner[c] == "o":
+                break
+            if owner[c] == "h":
+                want |= 1 << c
+        assert int(run_above(np.uint64(hand), card, np.uint64(gone))) == want
 
 
 def test_e2_r20_trump_beats_higher_card_of_suit_led():
