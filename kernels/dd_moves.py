@@ -13,7 +13,7 @@ wants to win a trick itself.
 
 import numpy as np
 
-from kernels.bits import trailing_zeros
+from kernels.bits import leading_zeros, trailing_zeros
 from kernels.dd_state import (
     SUIT_MASK,
     U0,
@@ -76,18 +76,17 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     else:
         good = (~winmask) & 15
     self_good = (good >> p) & 1
-    others = U0
-    opp_cards = U0
-    partner_cards = U0
-    for q in range(4):
-        if q != p:
-            others |= hands[q]
-            if ((good >> q) & 1) == 1:
-                partner_cards |= hands[q]
-            else:
-                opp_cards |= hands[q]
+    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
     n = 0
     if nplayed == 0:
+        opp_cards = U0
+        partner_cards = U0
+        for q in range(4):
+            if q != p:
+                if ((good >> q) & 1) == 1:
+                    partner_cards |= hands[q]
+                else:
+                    opp_cards |= hands[q]
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
@@ -137,9 +136,13 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         wsuit = wcard // 13
         good_now = (good >> wseat) & 1
         # does the card now winning survive the players still to come, and can a partner
-        # still to play beat it?
+        # still to play beat it? And the opponents still to play: the highest card of the
+        # suit led among those who follow, and the highest trump among those who can ruff
+        # (-1: none), against which a card of p is checked below
         winner_holds = True
         partner_later = False
+        opp_follow_top = -1
+        opp_ruff_top = -1
         for j in range(nplayed + 1, 4):
             q = (leader + j) & 3
             if _can_beat(hands[q], wcard, led, trump):
@@ -147,6 +150,13 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     winner_holds = False
                 if (good >> q) & 1:
                     partner_later = True
+            if ((good >> q) & 1) == 0:
+                follow = hands[q] & SUIT_MASK[led]
+                if follow != U0:
+                    opp_follow_top = max(opp_follow_top, 63 - leading_zeros(follow))
+                elif trump >= 0 and trump != led and (hands[q] & SUIT_MASK[trump]) != U0:
+                    opp_ruff_top = max(opp_ruff_top,
+                                       63 - leading_zeros(hands[q] & SUIT_MASK[trump]))
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
@@ -155,11 +165,13 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             beats = (s == wsuit and c > wcard) or (s == trump and wsuit != trump)
             if self_good == 1:
                 if beats:
-                    holds = True
-                    for j in range(nplayed + 1, 4):
-                        q = (leader + j) & 3
-                        if ((good >> q) & 1) == 0 and _can_beat(hands[q], c, led, trump):
-                            holds = False
+                    # no opponent still to play beats c: a follower with a higher card of
+                    # the suit led (c of that suit), or a ruffer (c not a trump, or below
+                    # its highest trump)
+                    if s == led:
+                        holds = c > opp_follow_top and opp_ruff_top < 0
+                    else:  # c ruffs: only a higher trump of a void opponent beats it
+                        holds = c > opp_ruff_top
                     if good_now == 1 and winner_holds:
                         sc = 5 - rank  # no need to overtake a sure winner
                     elif holds:
