@@ -43,7 +43,7 @@ the shallowest one (cheapest to recompute).
 
 import numpy as np
 
-from kernels.bits import leading_zeros, popcount, trailing_zeros
+from kernels.bits import popcount, trailing_zeros
 from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1
 from kernels.jit import njit
 
