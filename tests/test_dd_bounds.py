@@ -130,7 +130,7 @@ def test_r20_sure_tricks_cross_to_a_partner_holding_the_top_card():
     assert sure_tricks(np.array(hands, np.uint64), 0, 5, 1, 13)[0] == 0
 
 
-def test_sure_cap_bounds_sure_tricks_on_random_positions():
+def test_r20_sure_cap_bounds_sure_tricks_on_random_positions():
     # the cap lets the search skip `sure_tricks`: it must never be below what it counts,
     # for every leader, side (lone, partners, three) and trump; endings of 1-6 cards, in
     # 1-4 suits (short suits make crossings and voids common)
@@ -145,7 +145,7 @@ def test_sure_cap_bounds_sure_tricks_on_random_positions():
             hands.tolist(), p, side, trump)
 
 
-def test_sure_cap_counts_the_cards_a_crossing_lifts():
+def test_r19_r20_sure_cap_counts_the_cards_a_crossing_lifts():
     # no trump, N leads S2 to S's SA (E's SQ falls under it): S's SJ is then the top spade,
     # two tricks, though only the ace outranks E's spades now
     hands, arr = _deal("S2 D2", "SQ H2", "SA SJ", "S3 D3")
