@@ -14,7 +14,7 @@ boundaries, so each step reuses the previous steps' work.
 
 import numpy as np
 
-from kernels.bits import popcount, trailing_zeros
+from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_bounds import MISERE_BUDGET, MISERE_MEMO, misere_force, quick_bounds
 from kernels.dd_moves import order_moves
 from kernels.dd_state import (
@@ -110,6 +110,8 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
     nmov = np.zeros(MAX_PLY, np.int64)
     idx = np.zeros(MAX_PLY, np.int64)
     best = np.full(MAX_TRICKS + 2, -1, np.int64)  # card that cut off at each trick's lead
+    started = np.zeros(MAX_TRICKS + 2, np.int64)  # node count when each trick began
+    nodes = 0
     # a lone seat's own game (asked below) and its memo: misère's one-suit games, or a
     # numeric contract's trump game
     lone = (winmask & (winmask - 1)) == 0
@@ -133,11 +135,13 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
         if mode == _ENTER:
             mode = _NEXT
             first = -1
+            nodes += 1
             if COUNT_NODES:
                 scores[STATS_ROW, 0] += 1
             if npl == 0:
                 if COUNT_NODES:
                     scores[STATS_ROW, 1] += 1
+                started[ti] = nodes
                 nd = needs[ti]
                 r = popcount(hands[ld])
                 if nd <= 0:
@@ -287,10 +291,12 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
             kw = ks_from_relevance(hands, vrel)
             lo = needs[ti] if v else 0
             up = r if v else needs[ti] - 1
-            exact_store(keys, data, kex1[ti], kex2[ti], kw if v else U0, U0 if v else kw, r,
+            # the replacement priority: how many nodes the result cost (bits of the count)
+            cost = 64 - leading_zeros(np.uint64(nodes - started[ti]))
+            exact_store(keys, data, kex1[ti], kex2[ti], kw if v else U0, U0 if v else kw, cost,
                         lo, up, code, gen)
             if kw != full_ks(hands):
-                tt_store(keys, data, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, r,
+                tt_store(keys, data, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, cost,
                          lo, up, code, gen)
         if ply == 0:
             return v

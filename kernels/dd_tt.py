@@ -34,11 +34,14 @@ endings than the exact table alone, measured during development).
 Layout: `keys` (size, 4) uint64 (exact half: two key words, then the k nibbles of the lower
 and of the upper bound; class half:
 the four words above) and `data` (size,) uint64 with the lower bound in bits 0..7, the
-upper bound in 8..15, the tricks left (depth) in 16..23, the best lead in 24..31
+upper bound in 8..15, its cost (the bit length of the number of nodes the search spent
+on it, `depth` in the code) in 16..23, the best lead in 24..31
 (`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank) and the generation in
 32..63. The best lead is only a hint for move ordering. Buckets hold `WAYS` consecutive
 entries; a store replaces an empty entry first, then one of an older generation, else
-the shallowest one (cheapest to recompute).
+the one that cost least to find (cheapest to recompute; by node count rather than by
+tricks left: seed-777 deals 0-19, all jobs, 73.5 -> 63.1 s and 56.8 -> 54.8 s side by
+side).
 """
 
 import numpy as np
