@@ -236,7 +236,8 @@ def _place(keys, data, base, g, w0, w1, w2, w3, word):
 
 @njit
 def _victim(keys, data, base, g):
-    """Entry of a bucket to overwrite: empty, else an older generation, else the shallowest."""
+    """Entry of a bucket to overwrite: empty, else an older generation, else the cheapest
+    (the lowest cost, see the module doc)."""
     victim = base
     victim_cost = 1 << 40
     for w in range(WAYS):
