@@ -35,22 +35,31 @@ def _higher_in_suit(card):
 
 
 @njit
-def _can_beat(hand, card, led, trump):
-    """Whether `hand` (playing later to a trick led in suit `led`) holds a card beating `card`."""
-    s = card // 13
+def _tops(hand, led, trump):
+    """(follow, ruff): for a hand playing later to a trick led in suit `led`, its highest
+    card of that suit (-1 when void), and, void with a trump to ruff with, its highest
+    trump (else -1)."""
     follow = hand & SUIT_MASK[led]
     if follow != U0:
-        if s == led:
-            return (follow & _higher_in_suit(card)) != U0
-        return False  # must follow; `card` is a trump here, a follower of `led` cannot beat it
+        return 63 - leading_zeros(follow), -1
     if trump < 0 or trump == led:
-        return False
+        return -1, -1
     trumps = hand & SUIT_MASK[trump]
     if trumps == U0:
-        return False
-    if s == trump:
-        return (trumps & _higher_in_suit(card)) != U0
-    return True
+        return -1, -1
+    return -1, 63 - leading_zeros(trumps)
+
+
+@njit
+def _beats(follow, ruff, card, led, trump):
+    """Whether a later hand with these `_tops` holds a card beating `card` (R19, R20): a
+    higher card of the suit led when it follows (nothing beats a ruff then), or, void, any
+    trump over a card not a trump, a higher one over a trump."""
+    if follow >= 0:
+        return card // 13 == led and follow > card
+    if ruff >= 0:
+        return card // 13 != trump or ruff > card
+    return False
 
 
 @njit
@@ -145,18 +154,15 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         opp_ruff_top = -1
         for j in range(nplayed + 1, 4):
             q = (leader + j) & 3
-            if _can_beat(hands[q], wcard, led, trump):
+            follow, ruff = _tops(hands[q], led, trump)
+            if _beats(follow, ruff, wcard, led, trump):
                 if ((good >> q) & 1) != good_now:
                     winner_holds = False
                 if (good >> q) & 1:
                     partner_later = True
             if ((good >> q) & 1) == 0:
-                follow = hands[q] & SUIT_MASK[led]
-                if follow != U0:
-                    opp_follow_top = max(opp_follow_top, 63 - leading_zeros(follow))
-                elif trump >= 0 and trump != led and (hands[q] & SUIT_MASK[trump]) != U0:
-                    opp_ruff_top = max(opp_ruff_top,
-                                       63 - leading_zeros(hands[q] & SUIT_MASK[trump]))
+                opp_follow_top = max(opp_follow_top, follow)
+                opp_ruff_top = max(opp_ruff_top, ruff)
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
