@@ -76,10 +76,10 @@ def new_table(mib):
 def _top_first_table():
     """[p, x] for 7-bit chunks: bit i is x's bit at the i-th highest set bit of p."""
     t = np.zeros((128, 128), dtype=np.uint16)
-    for p in range(128):
-        at = [b for b in range(6, -1, -1) if p >> b & 1]
-        for x in range(128):
-            t[p, x] = sum(1 << i for i, b in enumerate(at) if x >> b & 1)
+    xs = np.arange(128, dtype=np.uint16)
+    for p in range(1, 128):
+        b = p.bit_length() - 1  # p's highest bit comes first, then the rest of p's
+        t[p] = ((xs >> b) & 1) | (t[p ^ (1 << b)] << 1)
     return t
 
 
