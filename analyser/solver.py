@@ -14,7 +14,7 @@ import numpy as np
 
 from analyser.cards import CardError, parse_seat, parse_suit
 from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
-from kernels.dd_tt import new_table
+from kernels.dd_tt import new_table, new_tables
 
 __all__ = [
     "dd_tricks",
@@ -33,7 +33,7 @@ DEFENDER_DISCARDS = {"highest": 0}
 
 _FULL = (1 << 52) - 1
 # Transposition-table memory: per table, and at most per process (all tables together).
-_TABLE_MIB = 256
+_TABLE_MIB = 128
 _PROCESS_MIB = 1024
 
 
@@ -41,7 +41,7 @@ class SolverInputError(CardError):
     """A deal, seat, trump, side or policy the solver cannot accept; names the field."""
 
 
-def set_table_memory(per_table_mib=256, per_process_mib=1024):
+def set_table_memory(per_table_mib=128, per_process_mib=1024):
     """Configure transposition-table sizes (MiB per table, MiB for all tables of a process)."""
     global _TABLE_MIB, _PROCESS_MIB
     if per_table_mib <= 0 or per_process_mib <= 0:
@@ -59,14 +59,14 @@ class _Worker:
     """One transposition table with its generation counter (one per Python thread)."""
 
     def __init__(self, mib):
-        self.keys, self.data = new_table(mib)
+        self.exact, self.classes = new_table(mib)
         self.gens = np.zeros(1, np.int64)
 
     def run(self, hands, leader, jobs):
         """Results (jobs,) of the jobs on one validated deal."""
         out = np.zeros((1, len(jobs)), np.int8)
         solve_jobs(hands[None, :], 0, 1, leader, np.asarray(jobs, np.int64).reshape(-1, 3),
-                   out, self.keys, self.data, self.gens, 0)
+                   out, self.exact, self.classes, self.gens, 0)
         return out[0]
 
 
@@ -89,17 +89,17 @@ def _run_batch(deals, leader, jobs):
     n = deals.shape[0]
     out = np.zeros((n, jobs.shape[0]), np.int8)
     with _batch_lock:
-        keys, data, gens = _batch_state()
-        workers = min(keys.shape[0], n)
+        exact, classes, gens = _batch_state()
+        workers = min(exact.shape[0], n)
         if workers <= 1:
-            solve_jobs(deals, 0, 1, leader, jobs, out, keys[0], data[0], gens, 0)
+            solve_jobs(deals, 0, 1, leader, jobs, out, exact[0], classes[0], gens, 0)
             return out
         chunks = _Chunks(n, workers)
 
         def work(t):
             while (span := chunks.next()) is not None:
                 a, b = span
-                solve_jobs(deals[a:b], 0, 1, leader, jobs, out[a:b], keys[t], data[t], gens, t)
+                solve_jobs(deals[a:b], 0, 1, leader, jobs, out[a:b], exact[t], classes[t], gens, t)
 
         with ThreadPoolExecutor(workers, thread_name_prefix="dd-batch") as pool:
             for f in [pool.submit(work, t) for t in range(workers)]:
@@ -141,11 +141,9 @@ def _batch_state():
     state = _batch_tables.get(nt)
     if state is None:
         mib = min(_TABLE_MIB, _PROCESS_MIB / nt)
-        keys0, data0 = new_table(mib)
-        keys = np.zeros((nt,) + keys0.shape, np.uint64)
-        data = np.zeros((nt,) + data0.shape, np.uint64)
+        exact, classes = new_tables(mib, nt)
         gens = np.zeros(nt, np.int64)
-        state = _batch_tables[nt] = (keys, data, gens)
+        state = _batch_tables[nt] = (exact, classes, gens)
     return state
 
 

@@ -158,9 +158,9 @@ def table_memory() -> str:
     held = 0
     worker = getattr(getattr(solver, "_local", None), "worker", None)
     if worker is not None:
-        held += worker.keys.nbytes + worker.data.nbytes
-    for keys, data, _ in getattr(solver, "_batch_tables", {}).values():
-        held += keys.nbytes + data.nbytes
+        held += worker.exact.nbytes + worker.classes.nbytes
+    for exact, classes, _ in getattr(solver, "_batch_tables", {}).values():
+        held += exact.nbytes + classes.nbytes
     return "\n".join([
         "(c) Transposition tables: configured budget "
         f"{per_table} MiB per table, {per_process} MiB per process "

@@ -35,7 +35,7 @@ JOB_LITTLE = 2
 
 
 @njit
-def solve_jobs(deals, first, step, leader, jobs, out, keys, data, gens, slot):
+def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot):
     """Run every job on deals first, first + step, ... with one table; results into `out`."""
     n = deals.shape[0]
     moves = np.zeros((MAX_PLY, MAX_MOVES), np.int64)
@@ -56,12 +56,12 @@ def solve_jobs(deals, first, step, leader, jobs, out, keys, data, gens, slot):
                 guess = last_value[seats]
                 if guess < 0:
                     guess = 4 if (seats & (seats - 1)) == 0 else 7
-                v = solve_value(hands, leader, arg, seats, seats, guess, keys, data, gen,
+                v = solve_value(hands, leader, arg, seats, seats, guess, exact, classes, gen,
                                 moves, scores)
                 last_value[seats] = v
                 out[i, j] = v
             elif kind == JOB_GRAND:
-                out[i, j] = solve_misere(hands, seats, leader, keys, data, gen, moves, scores)
+                out[i, j] = solve_misere(hands, seats, leader, exact, classes, gen, moves, scores)
             else:
-                out[i, j] = solve_little_misere(hands, seats, leader, arg, keys, data, gen,
+                out[i, j] = solve_little_misere(hands, seats, leader, arg, exact, classes, gen,
                                                 moves, scores)

@@ -78,7 +78,7 @@ def trick_relevance(row, winner_index):
 
 
 @njit
-def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, moves, scores):
+def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves, scores):
     """True when the maximising seats can make `winmask` take >= `need` of the tricks left.
 
     The position is at a trick boundary with `leader` to lead; `gone` holds the cards out
@@ -183,9 +183,9 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
                         k1, k2 = position_key(dist, meta, o1, o2)
                         kex1[ti] = k1
                         kex2[ti] = k2
-                        lo, up, klo, kup, code = exact_lookup(keys, data, k1, k2)
+                        lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
                         if lo < nd <= up:
-                            lo2, klo2, up2, kup2, code2 = tt_lookup(keys, data, dist, meta,
+                            lo2, klo2, up2, kup2, code2 = tt_lookup(classes, dist, meta,
                                                                     o1, o2)
                             if lo2 > lo:
                                 lo = lo2
@@ -293,10 +293,10 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, keys, data, gen, 
             up = r if v else needs[ti] - 1
             # the replacement priority: how many nodes the result cost (bits of the count)
             cost = 64 - leading_zeros(np.uint64(nodes - started[ti]))
-            exact_store(keys, data, kex1[ti], kex2[ti], kw if v else U0, U0 if v else kw, cost,
+            exact_store(exact, kex1[ti], kex2[ti], kw if v else U0, U0 if v else kw, cost,
                         lo, up, code, gen)
             if kw != full_ks(hands):
-                tt_store(keys, data, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, cost,
+                tt_store(classes, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, cost,
                          lo, up, code, gen)
         if ply == 0:
             return v
@@ -311,7 +311,7 @@ def gone_of(hands):
 
 
 @njit
-def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, moves, scores):
+def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, gen, moves, scores):
     """Exact tricks of `winmask` from a trick-boundary position.
 
     The window starts at the quick bounds; the first target is `guess` (clamped into the
@@ -323,7 +323,7 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, 
     lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask, 0)
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
-        if search(hands, leader, gone, t, trump, maxmask, winmask, keys, data, gen, moves,
+        if search(hands, leader, gone, t, trump, maxmask, winmask, exact, classes, gen, moves,
                   scores):
             lo = t
         else:
@@ -333,13 +333,13 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, keys, data, gen, 
 
 
 @njit
-def solve_misere(hands, declarer, leader, keys, data, gen, moves, scores):
+def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores):
     """True when the declarer can be sure to take no trick, no trump (R15, R20, R21)."""
     if popcount(hands[leader]) == 0:
         return True
     winmask = 1 << declarer
     return not search(hands, leader, gone_of(hands), 1, -1, 15 ^ winmask, winmask,
-                      keys, data, gen, moves, scores)
+                      exact, classes, gen, moves, scores)
 
 
 DISCARD_HIGHEST = 0
@@ -358,7 +358,7 @@ def defender_discard(hand, policy):
 
 
 @njit
-def solve_little_misere(hands, declarer, leader, policy, keys, data, gen, moves, scores):
+def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, moves, scores):
     """Little misère (R15, R17): all discard one card, then misère over the rest."""
     h = hands.copy()
     k = popcount(h[declarer])
@@ -374,7 +374,7 @@ def solve_little_misere(hands, declarer, leader, policy, keys, data, gen, moves,
         c = trailing_zeros(cand)
         cand &= cand - U1
         h[declarer] ^= bit(c)
-        ok = solve_misere(h, declarer, leader, keys, data, gen, moves, scores)
+        ok = solve_misere(h, declarer, leader, exact, classes, gen, moves, scores)
         h[declarer] ^= bit(c)
         if ok:
             return True

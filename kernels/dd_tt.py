@@ -31,17 +31,22 @@ The class half alone is not enough: all classes of one (dist, leader, trump, mas
 one bucket, and on deep searches they evicted each other (up to 90x slower on 10-card
 endings than the exact table alone, measured during development).
 
-Layout: `keys` (size, 4) uint64 (exact half: two key words, then the k nibbles of the lower
-and of the upper bound; class half:
-the four words above) and `data` (size,) uint64 with the lower bound in bits 0..7, the
-upper bound in 8..15, its cost (the bit length of the number of nodes the search spent
-on it, `depth` in the code) in 16..23, the best lead in 24..31
-(`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank) and the generation in
-32..63. The best lead is only a hint for move ordering. Buckets hold `WAYS` consecutive
-entries; a store replaces an empty entry first, then one of an older generation, else
-the one that cost least to find (cheapest to recompute; by node count rather than by
-tricks left: seed-777 deals 0-19, all jobs, 73.5 -> 63.1 s and 56.8 -> 54.8 s side by
-side).
+Layout: two arrays of 32-byte entries, (size, 4) uint64 each, starting on a cache line,
+so that an entry, its key and its bounds, is one memory access (a probe used to read its
+bounds from a second array: a second cache miss after the key's):
+- `exact`: two key words, the k nibbles of the lower bound and (bits 16..31) of the upper
+  bound, and the data word;
+- `classes`: dist, the owner words of suits 0-1 and 2-3 (masked to the top-k cards), and
+  the data word, which holds the rest of the key (meta and the k nibbles).
+The data word: the lower bound in bits 0..3, the upper bound in 4..7, its cost (the bit
+length of the number of nodes the search spent on it, `depth` in the code) in 8..14, the
+best lead in 15..22 (`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank),
+the class key's meta in 23..35 and k nibbles in 36..51, and the generation (modulo
+4096) in 52..63. The best lead is only a hint for move ordering. Buckets hold `WAYS`
+consecutive entries; a store replaces an empty entry first, then one of an older
+generation, else the one that cost least to find (cheapest to recompute; by node count
+rather than by tricks left: seed-777 deals 0-19, all jobs, 73.5 -> 63.1 s and 56.8 ->
+54.8 s side by side).
 """
 
 import numpy as np
@@ -51,26 +56,46 @@ from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1
 from kernels.jit import njit
 
 WAYS = 8
-ENTRY_BYTES = 40
+ENTRY_BYTES = 32
 META_MASK = np.uint64(0x1FFF)  # leader, trump, maxmask, winmask; the k nibbles sit above
-K_SHIFT = np.uint64(16)
 OWNER_BITS = np.uint64(26)  # 13 cards x 2 bits per suit
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _FF = np.uint64(0xFF)
+_GEN = np.uint64(0xFFF)
+_EXTRA_SHIFT = np.uint64(23)
+_EXTRA_MASK = np.uint64((1 << 29) - 1)  # the class key's meta (13 bits) and k nibbles
+_GEN_SHIFT = np.uint64(52)
 _F = np.uint64(0xF)
 
 
 def entries_for(mib):
-    """Number of entries (a power of two, at least one bucket) that fit in `mib` MiB."""
+    """Number of entries (a power of two, at least one bucket per half) that fit in `mib`
+    MiB."""
     n = max(2 * WAYS, int(mib * (1 << 20)) // ENTRY_BYTES)
     return 1 << (n.bit_length() - 1)
 
 
+def aligned_zeros(shape):
+    """A zeroed uint64 array starting on a 64-byte boundary (numpy's large arrays start 16
+    bytes into a cache line), so that no 32-byte entry straddles two lines."""
+    n = int(np.prod(shape))
+    raw = np.zeros(n + 8, dtype=np.uint64)
+    skip = (-raw.ctypes.data % 64) // 8
+    return raw[skip:skip + n].reshape(shape)
+
+
+def new_tables(mib, count):
+    """`count` fresh empty tables of about `mib` MiB each, as two stacked arrays
+    (exact halves, class halves): table t is (exact[t], classes[t])."""
+    half = entries_for(mib) // 2
+    return aligned_zeros((count, half, 4)), aligned_zeros((count, half, 4))
+
+
 def new_table(mib):
-    """A fresh empty table of about `mib` MiB: (keys, data)."""
-    n = entries_for(mib)
-    return np.zeros((n, 4), dtype=np.uint64), np.zeros(n, dtype=np.uint64)
+    """A fresh empty table of about `mib` MiB: (exact, classes)."""
+    exact, classes = new_tables(mib, 1)
+    return exact[0], classes[0]
 
 
 def _top_first_table():
@@ -195,64 +220,81 @@ def _owner_masks(kw):
 
 
 @njit
-def _bucket(keys, a, b, half):
-    """First entry index of the bucket of key words (a, b) in half `half` of the table
-    (0: exact positions, 1: position classes)."""
+def _bucket(table, a, b):
+    """First entry index of the bucket of key words (a, b) in one half of the table."""
     h = (a * _M1) ^ ((b ^ (b >> np.uint64(29))) * _M2)
     h ^= h >> np.uint64(29)
     h *= _M1
     h ^= h >> np.uint64(32)
-    nb = np.uint64(keys.shape[0] // (2 * WAYS))
-    return (np.int64(h & (nb - U1)) + half * np.int64(nb)) * WAYS
+    nb = np.uint64(table.shape[0] // WAYS)
+    return np.int64(h & (nb - U1)) * WAYS
 
 
 @njit
-def _pack(lower, upper, depth, move, gen):
-    return (np.uint64(lower) | (np.uint64(upper) << np.uint64(8))
-            | (np.uint64(depth) << np.uint64(16)) | (np.uint64(move) << np.uint64(24))
-            | (np.uint64(gen) << np.uint64(32)))
+def _pack(lower, upper, depth, move, extra, gen):
+    """A data word (see the module doc); `extra` is the class key's meta | k << 13."""
+    return (np.uint64(lower) | (np.uint64(upper) << np.uint64(4))
+            | (np.uint64(depth) << np.uint64(8)) | (np.uint64(move) << np.uint64(15))
+            | (np.uint64(extra) << _EXTRA_SHIFT) | ((np.uint64(gen) & _GEN) << _GEN_SHIFT))
+
+
+@njit
+def _lower(d):
+    """The lower bound of a data word."""
+    return np.int64(d & _F)
+
+
+@njit
+def _upper(d):
+    """The upper bound of a data word."""
+    return np.int64((d >> np.uint64(4)) & _F)
+
+
+@njit
+def _move(d):
+    """The best-lead code of a data word."""
+    return np.int64((d >> np.uint64(15)) & _FF)
 
 
 @njit
 def _merged(d, lower, upper, depth, move, g):
-    """Data word of an entry `d` tightened by new bounds, with a new best-move code (0: keep
-    the stored one), depth and generation."""
-    lo = max(np.int64(d & _FF), lower)
-    up = min(np.int64((d >> np.uint64(8)) & _FF), upper)
-    mv = move if move != 0 else np.int64((d >> np.uint64(24)) & _FF)
-    return _pack(lo, up, depth, mv, g)
+    """Data word `d` tightened by new bounds, with a new best-move code (0: keep the stored
+    one), depth and generation (its class key kept)."""
+    lo = max(_lower(d), lower)
+    up = min(_upper(d), upper)
+    mv = move if move != 0 else _move(d)
+    extra = (d >> _EXTRA_SHIFT) & _EXTRA_MASK
+    return _pack(lo, up, depth, mv, extra, g)
 
 
 @njit
-def _place(keys, data, base, g, w0, w1, w2, w3, word):
-    """Write a new entry (four key words, one data word) over the bucket's victim."""
-    i = _victim(keys, data, base, g)
-    keys[i, 0] = w0
-    keys[i, 1] = w1
-    keys[i, 2] = w2
-    keys[i, 3] = w3
-    data[i] = word
-
-
-@njit
-def _victim(keys, data, base, g):
+def _victim(table, base, g):
     """Entry of a bucket to overwrite: empty, else an older generation, else the cheapest
     (the lowest cost, see the module doc)."""
     victim = base
     victim_cost = 1 << 40
     for w in range(WAYS):
         i = base + w
-        d = data[i]
-        if keys[i, 0] == U0 and keys[i, 1] == U0:
+        d = table[i, 3]
+        if d == U0:
             return i
-        if (d >> np.uint64(32)) != g:
-            cost = np.int64((d >> np.uint64(16)) & _FF)
-        else:
-            cost = 64 + np.int64((d >> np.uint64(16)) & _FF)
+        cost = np.int64((d >> np.uint64(8)) & np.uint64(0x7F))
+        if (d >> _GEN_SHIFT) == (np.uint64(g) & _GEN):
+            cost += 128
         if cost < victim_cost:
             victim_cost = cost
             victim = i
     return victim
+
+
+@njit
+def _place(table, base, g, w0, w1, w2, word):
+    """Write a new entry (three key words and the data word) over the bucket's victim."""
+    i = _victim(table, base, g)
+    table[i, 0] = w0
+    table[i, 1] = w1
+    table[i, 2] = w2
+    table[i, 3] = word
 
 
 @njit
@@ -278,37 +320,39 @@ def position_key(dist, meta, o1, o2):
 
 
 @njit
-def exact_lookup(keys, data, k1, k2):
+def exact_lookup(exact, k1, k2):
     """(lower, upper, k nibbles of the lower bound, of the upper bound, move code) of an
     exact position; (0, 13, 0, 0, 0) if absent."""
-    base = _bucket(keys, k1, k2, 0)
+    base = _bucket(exact, k1, k2)
     for w in range(WAYS):
         i = base + w
-        if keys[i, 0] == k1 and keys[i, 1] == k2:
-            d = data[i]
-            return (np.int64(d & _FF), np.int64((d >> np.uint64(8)) & _FF), keys[i, 2],
-                    keys[i, 3], np.int64((d >> np.uint64(24)) & _FF))
+        if exact[i, 0] == k1 and exact[i, 1] == k2:
+            d = exact[i, 3]
+            kk = exact[i, 2]
+            return _lower(d), _upper(d), kk & np.uint64(0xFFFF), kk >> np.uint64(16), _move(d)
     return 0, 13, U0, U0, 0
 
 
 @njit
-def exact_store(keys, data, k1, k2, klo, kup, depth, lower, upper, move, gen):
+def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
     """Merge bounds, each with its own relevance (`klo`, `kup`: k nibbles; a bound that
     does not tighten the stored one leaves it and its relevance), and a best-move code
     (0: keep) into the exact entry of a position."""
-    base = _bucket(keys, k1, k2, 0)
-    g = np.uint64(gen)
+    base = _bucket(exact, k1, k2)
     for w in range(WAYS):
         i = base + w
-        if keys[i, 0] == k1 and keys[i, 1] == k2:
-            d = data[i]
-            if lower > np.int64(d & _FF):
-                keys[i, 2] = klo
-            if upper < np.int64((d >> np.uint64(8)) & _FF):
-                keys[i, 3] = kup
-            data[i] = _merged(d, lower, upper, depth, move, g)
+        if exact[i, 0] == k1 and exact[i, 1] == k2:
+            d = exact[i, 3]
+            kk = exact[i, 2]
+            if lower > _lower(d):
+                kk = (kk & ~np.uint64(0xFFFF)) | klo
+            if upper < _upper(d):
+                kk = (kk & np.uint64(0xFFFF)) | (kup << np.uint64(16))
+            exact[i, 2] = kk
+            exact[i, 3] = _merged(d, lower, upper, depth, move, gen)
             return
-    _place(keys, data, base, g, k1, k2, klo, kup, _pack(lower, upper, depth, move, g))
+    _place(exact, base, gen, k1, k2, klo | (kup << np.uint64(16)),
+           _pack(lower, upper, depth, move, U0, gen))
 
 
 @njit
@@ -336,10 +380,10 @@ def code_card(hands, code):
 
 
 @njit
-def tt_lookup(keys, data, dist, meta, o1, o2):
+def tt_lookup(classes, dist, meta, o1, o2):
     """Best bounds over the entries matching a position: (lower, k of lower, upper, k of
     upper, move code); (0, 0, 13, 0, 0) when none matches."""
-    base = _bucket(keys, dist, meta, 1)
+    base = _bucket(classes, dist, meta)
     lo = 0
     klo = U0
     up = 13
@@ -347,41 +391,44 @@ def tt_lookup(keys, data, dist, meta, o1, o2):
     code = 0
     for w in range(WAYS):
         i = base + w
-        em = keys[i, 1]
-        if keys[i, 0] != dist or (em & META_MASK) != meta:
+        if classes[i, 0] != dist:
             continue
-        kw = em >> K_SHIFT
+        d = classes[i, 3]
+        extra = d >> _EXTRA_SHIFT
+        if (extra & META_MASK) != meta:
+            continue
+        kw = (extra >> np.uint64(13)) & np.uint64(0xFFFF)
         m1, m2 = _owner_masks(kw)
-        if (o1 & m1) != keys[i, 2] or (o2 & m2) != keys[i, 3]:
+        if (o1 & m1) != classes[i, 1] or (o2 & m2) != classes[i, 2]:
             continue
-        d = data[i]
-        elo = np.int64(d & _FF)
-        eup = np.int64((d >> np.uint64(8)) & _FF)
+        elo = _lower(d)
+        eup = _upper(d)
         if elo > lo:
             lo = elo
             klo = kw
         if eup < up:
             up = eup
             kup = kw
-        mv = np.int64((d >> np.uint64(24)) & _FF)
+        mv = _move(d)
         if mv != 0:
             code = mv
     return lo, klo, up, kup, code
 
 
 @njit
-def tt_store(keys, data, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
+def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
     """Merge bounds (lower, upper) and a best-move code (0: keep) for the class of positions
     sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit."""
-    base = _bucket(keys, dist, meta, 1)
+    base = _bucket(classes, dist, meta)
     m1, m2 = _owner_masks(kw)
     e1 = o1 & m1
     e2 = o2 & m2
-    em = meta | (kw << K_SHIFT)
-    g = np.uint64(gen)
+    extra = meta | (kw << np.uint64(13))
     for w in range(WAYS):
         i = base + w
-        if keys[i, 0] == dist and keys[i, 1] == em and keys[i, 2] == e1 and keys[i, 3] == e2:
-            data[i] = _merged(data[i], lower, upper, depth, move, g)
+        d = classes[i, 3]
+        if classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2 and (
+                (d >> _EXTRA_SHIFT) & _EXTRA_MASK) == extra:
+            classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
             return
-    _place(keys, data, base, g, dist, em, e1, e2, _pack(lower, upper, depth, move, g))
+    _place(classes, base, gen, dist, e1, e2, _pack(lower, upper, depth, move, extra, gen))

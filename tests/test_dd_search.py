@@ -89,15 +89,15 @@ def random_ending(rng, k):
 
 @pytest.fixture(scope="module")
 def work():
-    keys, data = new_table(1)
+    exact, classes = new_table(1)
     moves, scores = new_buffers()
-    return keys, data, moves, scores
+    return exact, classes, moves, scores
 
 
 _GENS = np.zeros(1, np.int64)
 
 
-def _job(arr, leader, kind, seats, arg, keys, data):
+def _job(arr, leader, kind, seats, arg, exact, classes):
     """One job through the kernel entry point every public form uses (kernels.dd_batch).
 
     The search is compiled into each entry point separately, so the tests reuse the
@@ -105,26 +105,26 @@ def _job(arr, leader, kind, seats, arg, keys, data):
     """
     out = np.zeros((1, 1), np.int8)
     jobs = np.array([[kind, seats, arg]], np.int64)
-    solve_jobs(arr[None, :], 0, 1, leader, jobs, out, keys, data, _GENS, 0)
+    solve_jobs(arr[None, :], 0, 1, leader, jobs, out, exact, classes, _GENS, 0)
     return int(out[0, 0])
 
 
-def solve_value_job(arr, leader, trump, mask, keys, data):
-    return _job(arr, leader, JOB_TRICKS, mask, trump, keys, data)
+def solve_value_job(arr, leader, trump, mask, exact, classes):
+    return _job(arr, leader, JOB_TRICKS, mask, trump, exact, classes)
 
 
-def solve_misere_job(arr, declarer, leader, keys, data):
-    return bool(_job(arr, leader, JOB_GRAND, declarer, 0, keys, data))
+def solve_misere_job(arr, declarer, leader, exact, classes):
+    return bool(_job(arr, leader, JOB_GRAND, declarer, 0, exact, classes))
 
 
-def solve_little_job(arr, declarer, leader, keys, data):
-    return bool(_job(arr, leader, JOB_LITTLE, declarer, 0, keys, data))
+def solve_little_job(arr, declarer, leader, exact, classes):
+    return bool(_job(arr, leader, JOB_LITTLE, declarer, 0, exact, classes))
 
 
 @njit
-def _value_inside(hands, leader, trump, maxmask, winmask, keys, data, moves, scores):
+def _value_inside(hands, leader, trump, maxmask, winmask, exact, classes, moves, scores):
     """Calls the kernel from inside another compiled function (STYLE.md)."""
-    return solve_value(hands, leader, trump, maxmask, winmask, 2, keys, data, 1, moves, scores)
+    return solve_value(hands, leader, trump, maxmask, winmask, 2, exact, classes, 1, moves, scores)
 
 
 def _cases(seed, n, kmax):
@@ -136,39 +136,39 @@ def _cases(seed, n, kmax):
 
 
 def test_r10_r19_r20_declarer_tricks_match_brute_force(work):
-    keys, data, moves, scores = work
+    exact, classes, moves, scores = work
     for _i, (hands, trump, declarer, leader, _) in enumerate(_cases(1, sized(60, 400), 4)):
         me = 1 << declarer
         arr = np.array(hands, np.uint64)
-        got = solve_value_job(arr, leader, trump, me, keys, data)
+        got = solve_value_job(arr, leader, trump, me, exact, classes)
         assert got == brute_value(hands, trump, leader, me, me), (hands, trump, declarer, leader)
 
 
 def test_partnership_tricks_match_brute_force_inside_njit(work):
-    keys, data, moves, scores = work
+    exact, classes, moves, scores = work
     for hands, trump, _, leader, rng in _cases(2, sized(60, 400), 4):
         side = rng.choice([(0, 2), (1, 3), (0, 1, 2), (3,)])
         mask = sum(1 << s for s in side)
         arr = np.array(hands, np.uint64)
-        got = _value_inside(arr, leader, trump, mask, mask, keys, data, moves, scores)
+        got = _value_inside(arr, leader, trump, mask, mask, exact, classes, moves, scores)
         assert got == brute_value(hands, trump, leader, mask, mask), (hands, trump, side, leader)
         assert [int(h) for h in arr] == hands  # make/undo restored the position in place
 
 
 def test_r15_r21_grand_misere_matches_brute_force(work):
-    keys, data, moves, scores = work
+    exact, classes, moves, scores = work
     for _i, (hands, _, declarer, leader, _) in enumerate(_cases(3, sized(80, 500), 4)):
         arr = np.array(hands, np.uint64)
-        got = solve_misere_job(arr, declarer, leader, keys, data)
+        got = solve_misere_job(arr, declarer, leader, exact, classes)
         want = brute_value(hands, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0
         assert got == want, (hands, declarer, leader)
 
 
 def test_r15_r17_little_misere_matches_brute_force(work):
-    keys, data, moves, scores = work
+    exact, classes, moves, scores = work
     for _i, (hands, _, declarer, leader, _) in enumerate(_cases(4, sized(60, 300), 4)):
         arr = np.array(hands, np.uint64)
-        got = solve_little_job(arr, declarer, leader, keys, data)
+        got = solve_little_job(arr, declarer, leader, exact, classes)
         assert got == brute_little(hands, declarer, leader), (hands, declarer, leader)
 
 
@@ -182,15 +182,15 @@ def test_r17_defender_discard_highest_breaks_ties_by_suit_order():
 
 
 def test_transposition_table_reuse_across_modes_keeps_results(work):
-    """One table shared by all modes of the same endings (keys hold trump and masks)."""
-    keys, data, moves, scores = work
+    """One table shared by all modes of the same endings (table keys hold trump and masks)."""
+    exact, classes, moves, scores = work
     for hands, _, declarer, leader, _ in _cases(5, sized(30, 150), 4):
         arr = np.array(hands, np.uint64)
         me = 1 << declarer
         for trump in (-1, 0, 1, 2, 3):
-            got = solve_value_job(arr, leader, trump, me, keys, data)
+            got = solve_value_job(arr, leader, trump, me, exact, classes)
             assert got == brute_value(hands, trump, leader, me, me)
-        got = solve_misere_job(arr, declarer, leader, keys, data)
+        got = solve_misere_job(arr, declarer, leader, exact, classes)
         assert got == (brute_value(hands, -1, leader, 15 ^ me, me) == 0)
 
 
@@ -221,7 +221,7 @@ def test_r20_stored_classes_carry_over_only_where_ranks_do_not_matter():
     rest on the relevant (winning) ranks are reused, and every answer still equals the
     brute force (R19, R20, misère R15/R21), whatever the table already held."""
     rng = random.Random(31)
-    keys, data = new_table(1)
+    exact, classes = new_table(1)
     for _ in range(sized(150, 600)):
         base = random_ending(rng, rng.randint(3, 4))
         trump = rng.randint(-1, 3)
@@ -230,8 +230,8 @@ def test_r20_stored_classes_carry_over_only_where_ranks_do_not_matter():
         for _ in range(4):
             hands = _shuffle_small_cards(base, rng, rng.randint(4, 9))
             arr = np.array(hands, np.uint64)
-            got = solve_value_job(arr, leader, trump, 1 << d, keys, data)
+            got = solve_value_job(arr, leader, trump, 1 << d, exact, classes)
             assert got == brute_value(hands, trump, leader, 1 << d, 1 << d), (hands, trump, d)
-            got = solve_misere_job(arr, d, leader, keys, data)
+            got = solve_misere_job(arr, d, leader, exact, classes)
             want = brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d) == 0
             assert got == want, (hands, d, leader)

@@ -6,9 +6,12 @@ import numpy as np
 from kernels.dd_tt import (
     code_card,
     entries_for,
+    exact_lookup,
+    exact_store,
     ks_from_relevance,
     move_code,
     new_table,
+    new_tables,
     position_words,
     relevance_from_ks,
     tt_lookup,
@@ -94,42 +97,72 @@ def test_entry_matches_every_position_agreeing_on_relevant_cards_only():
     a = _hands((1 << 12) | (1 << 3), 1 << 5, 1 << 4, 1 << 2)
     b = _hands((1 << 12) | (1 << 5), 1 << 2, 1 << 3, 1 << 4)
     wrong = _hands((1 << 11) | (1 << 3), 1 << 12, 1 << 4, 1 << 2)  # E holds the ace
-    keys, data = new_table(1)
+    exact, classes = new_table(1)
     dist, meta, o1, o2 = position_words(a, 0, -1, 1, 1)
     kw = ks_from_relevance(a, np.uint64(1 << 12))
-    tt_store(keys, data, dist, meta, o1, o2, kw, 2, 1, 2, 0, 1)
-    lo, klo, up, _, _ = tt_lookup(keys, data, *position_words(b, 0, -1, 1, 1))
+    tt_store(classes, dist, meta, o1, o2, kw, 2, 1, 2, 0, 1)
+    lo, klo, up, _, _ = tt_lookup(classes, *position_words(b, 0, -1, 1, 1))
     assert (lo, up) == (1, 2) and klo == kw
-    assert tt_lookup(keys, data, *position_words(wrong, 0, -1, 1, 1))[:3:2] == (0, 13)
+    assert tt_lookup(classes, *position_words(wrong, 0, -1, 1, 1))[:3:2] == (0, 13)
     # every card relevant: only the very same position (in relative ranks) matches
-    tt_store(keys, data, dist, meta, o1, o2, ALL, 2, 2, 2, 0, 1)
-    assert tt_lookup(keys, data, dist, meta, o1, o2)[0] == 2
-    assert tt_lookup(keys, data, *position_words(b, 0, -1, 1, 1))[0] == 1
+    tt_store(classes, dist, meta, o1, o2, ALL, 2, 2, 2, 0, 1)
+    assert tt_lookup(classes, dist, meta, o1, o2)[0] == 2
+    assert tt_lookup(classes, *position_words(b, 0, -1, 1, 1))[0] == 1
 
 
 def test_store_merges_bounds_and_lookup_misses_unknown_keys():
-    keys, data = new_table(1)
-    assert keys.shape[0] == entries_for(1)
+    exact, classes = new_table(1)
+    assert exact.shape == classes.shape == (entries_for(1) // 2, 4)
     w = (np.uint64(12345), np.uint64(6), np.uint64(77), np.uint64(88))
-    assert tt_lookup(keys, data, *w) == (0, 0, 13, 0, 0)
-    tt_store(keys, data, *w, ALL, 5, 2, 5, 0, 1)
-    tt_store(keys, data, *w, ALL, 5, 0, 3, 0x85, 1)
-    lo, _, up, _, code = tt_lookup(keys, data, *w)
+    assert tt_lookup(classes, *w) == (0, 0, 13, 0, 0)
+    tt_store(classes, *w, ALL, 5, 2, 5, 0, 1)
+    tt_store(classes, *w, ALL, 5, 0, 3, 0x85, 1)
+    lo, _, up, _, code = tt_lookup(classes, *w)
     assert (lo, up, code) == (2, 3, 0x85)
 
 
+def test_exact_entry_keeps_each_bound_with_its_own_relevance():
+    exact, _ = new_table(1)
+    k1, k2 = np.uint64(0x123456789), np.uint64(0xABCDEF)
+    assert exact_lookup(exact, k1, k2) == (0, 13, 0, 0, 0)
+    exact_store(exact, k1, k2, np.uint64(0x0123), np.uint64(0), 7, 3, 13, 0x81, 1)
+    exact_store(exact, k1, k2, np.uint64(0), np.uint64(0xF00F), 7, 0, 5, 0, 2)
+    assert exact_lookup(exact, k1, k2) == (3, 5, 0x0123, 0xF00F, 0x81)
+    # looser bounds leave the stored ones and their relevance; a tighter one replaces
+    exact_store(exact, k1, k2, np.uint64(0x4444), np.uint64(0x5555), 7, 2, 9, 0x92, 2)
+    assert exact_lookup(exact, k1, k2) == (3, 5, 0x0123, 0xF00F, 0x92)
+    exact_store(exact, k1, k2, np.uint64(0xFFFF), np.uint64(0), 7, 4, 13, 0, 3)
+    assert exact_lookup(exact, k1, k2) == (4, 5, 0xFFFF, 0xF00F, 0x92)
+    assert exact_lookup(exact, np.uint64(1), k2) == (0, 13, 0, 0, 0)
+    # every field at its widest: bounds 13, cost 64, move 0xFF, a generation past 12 bits
+    exact_store(exact, k2, k1, np.uint64(0xFFFF), np.uint64(0xFFFF), 64, 13, 13, 0xFF, 5000)
+    assert exact_lookup(exact, k2, k1) == (13, 13, 0xFFFF, 0xFFFF, 0xFF)
+
+
+def test_class_entry_fields_survive_extreme_values():
+    # every field at its widest: bounds 13, cost 64, move 0xFF, all four k nibbles 15,
+    # every meta bit, a generation past the 12 bits kept
+    _, classes = new_table(1)
+    w = (np.uint64(0xFFFF_FFFF_FFFF_FFFF), np.uint64(0x1FFF), np.uint64(1 << 63),
+         np.uint64(3))
+    tt_store(classes, *w, ALL, 64, 13, 13, 0xFF, 5000)
+    assert tt_lookup(classes, *w) == (13, ALL, 13, 0, 0xFF)  # 13 above: no upper bound
+    other = (w[0], np.uint64(0x0FFF), w[2], w[3])  # another meta: no match
+    assert tt_lookup(classes, *other) == (0, 0, 13, 0, 0)
+
+
 def test_replacement_keeps_table_consistent_under_pressure():
-    keys, data = new_table(1 / 1024)  # a few dozen entries
+    exact, classes = new_table(1 / 1024)  # a few dozen entries
     stored = {}
     rng = np.random.default_rng(1)
     for i in range(5000):
         w = tuple(np.uint64(x) for x in rng.integers(1, 1 << 52, size=4))
         lo = int(rng.integers(0, 5))
-        tt_store(keys, data, w[0], w[1] & np.uint64(0x1FFF), w[2], w[3], ALL, 5, lo, lo + 2,
+        tt_store(classes, w[0], w[1] & np.uint64(0x1FFF), w[2], w[3], ALL, 5, lo, lo + 2,
                  0, 1 + i // 100)
         stored[w] = (lo, lo + 2)
     for w, bounds in stored.items():
-        lo, _, up, _, _ = tt_lookup(keys, data, w[0], w[1] & np.uint64(0x1FFF), w[2], w[3])
+        lo, _, up, _, _ = tt_lookup(classes, w[0], w[1] & np.uint64(0x1FFF), w[2], w[3])
         assert (lo, up) in ((0, 13), bounds)
 
 
@@ -138,3 +171,10 @@ def test_move_code_round_trip():
     for card in (12, 3, 11, 5, 40, 2):
         assert code_card(hands, move_code(hands, card)) == card
     assert code_card(hands, 0) == -1
+
+
+def test_tables_start_on_cache_lines_so_no_entry_straddles_two():
+    exact, classes = new_tables(1, 3)
+    for t in range(3):
+        for half in (exact[t], classes[t]):
+            assert half.ctypes.data % 64 == 0 and half.shape[1] == 4  # 32-byte entries

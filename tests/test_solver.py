@@ -338,16 +338,16 @@ def test_search_kernel_callable_from_njit():
     from kernels.dd_tt import new_table
 
     @njit
-    def inside(hands, leader, trump, seat, keys, data, moves, scores):
-        return solve_value(hands, leader, trump, 1 << seat, 1 << seat, 4, keys, data, 1,
+    def inside(hands, leader, trump, seat, exact, classes, moves, scores):
+        return solve_value(hands, leader, trump, 1 << seat, 1 << seat, 4, exact, classes, 1,
                            moves, scores)
 
     rng = random.Random(808)
     for i in range(20):
         deal = ref.random_ending(rng, 4, 3)
-        keys, data = new_table(1)
+        exact, classes = new_table(1)
         moves, scores = new_buffers()
-        got = inside(arr(deal), i % 4, TRUMPS[i % 5], (i // 4) % 4, keys, data, moves, scores)
+        got = inside(arr(deal), i % 4, TRUMPS[i % 5], (i // 4) % 4, exact, classes, moves, scores)
         assert got == ref.dd_tricks(deal, (i // 4) % 4, TRUMPS[i % 5], i % 4)
 
 
