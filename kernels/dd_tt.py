@@ -43,10 +43,15 @@ length of the number of nodes the search spent on it, `depth` in the code) in 8.
 best lead in 15..22 (`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank),
 the class key's meta in 23..35 and k nibbles in 36..51, and the generation (modulo
 4096) in 52..63. The best lead is only a hint for move ordering. Buckets hold `WAYS`
-consecutive entries; a store replaces an empty entry first, then one of an older
-generation, else the one that cost least to find (cheapest to recompute; by node count
-rather than by tricks left: seed-777 deals 0-19, all jobs, 73.5 -> 63.1 s and 56.8 ->
-54.8 s side by side).
+consecutive entries in the exact half, `CLASS_WAYS` in the class half: every class of one
+(dist, meta) shares one bucket, and a bucket probed held on average 5.9 entries of the
+position's (dist, meta) with 8 ways, so classes crowded each other out (numeric solves of
+seed-777 deals 0-7: 53.9, 46.9, 41.8, 38.2 and 35.7 million nodes with 8, 16, 32, 64 and
+128 ways; all jobs of deals 0-19 side by side 49.5 -> 34.7 s with 32, 46.1 -> 32.9 s
+with 64, which scans twice as many entries a probe). A store replaces an empty entry
+first, then one of an older generation, else the one that cost least to find (cheapest
+to recompute; by node count rather than by tricks left: seed-777 deals 0-19, all jobs,
+73.5 -> 63.1 s and 56.8 -> 54.8 s side by side).
 """
 
 import numpy as np
@@ -56,6 +61,7 @@ from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1
 from kernels.jit import njit
 
 WAYS = 8
+CLASS_WAYS = 32
 ENTRY_BYTES = 32
 META_MASK = np.uint64(0x1FFF)  # leader, trump, maxmask, winmask; the k nibbles sit above
 OWNER_BITS = np.uint64(26)  # 13 cards x 2 bits per suit
@@ -72,7 +78,7 @@ _F = np.uint64(0xF)
 def entries_for(mib):
     """Number of entries (a power of two, at least one bucket per half) that fit in `mib`
     MiB."""
-    n = max(2 * WAYS, int(mib * (1 << 20)) // ENTRY_BYTES)
+    n = max(2 * CLASS_WAYS, int(mib * (1 << 20)) // ENTRY_BYTES)
     return 1 << (n.bit_length() - 1)
 
 
@@ -220,14 +226,15 @@ def _owner_masks(kw):
 
 
 @njit
-def _bucket(table, a, b):
-    """First entry index of the bucket of key words (a, b) in one half of the table."""
+def _bucket(table, a, b, ways):
+    """First entry index of the bucket (`ways` entries) of key words (a, b) in one half
+    of the table."""
     h = (a * _M1) ^ ((b ^ (b >> np.uint64(29))) * _M2)
     h ^= h >> np.uint64(29)
     h *= _M1
     h ^= h >> np.uint64(32)
-    nb = np.uint64(table.shape[0] // WAYS)
-    return np.int64(h & (nb - U1)) * WAYS
+    nb = np.uint64(table.shape[0] // ways)
+    return np.int64(h & (nb - U1)) * ways
 
 
 @njit
@@ -268,12 +275,12 @@ def _merged(d, lower, upper, depth, move, g):
 
 
 @njit
-def _victim(table, base, g):
+def _victim(table, base, ways, g):
     """Entry of a bucket to overwrite: empty, else an older generation, else the cheapest
     (the lowest cost, see the module doc)."""
     victim = base
     victim_cost = 1 << 40
-    for w in range(WAYS):
+    for w in range(ways):
         i = base + w
         d = table[i, 3]
         if d == U0:
@@ -288,9 +295,9 @@ def _victim(table, base, g):
 
 
 @njit
-def _place(table, base, g, w0, w1, w2, word):
+def _place(table, base, ways, g, w0, w1, w2, word):
     """Write a new entry (three key words and the data word) over the bucket's victim."""
-    i = _victim(table, base, g)
+    i = _victim(table, base, ways, g)
     table[i, 0] = w0
     table[i, 1] = w1
     table[i, 2] = w2
@@ -323,7 +330,7 @@ def position_key(dist, meta, o1, o2):
 def exact_lookup(exact, k1, k2):
     """(lower, upper, k nibbles of the lower bound, of the upper bound, move code) of an
     exact position; (0, 13, 0, 0, 0) if absent."""
-    base = _bucket(exact, k1, k2)
+    base = _bucket(exact, k1, k2, WAYS)
     for w in range(WAYS):
         i = base + w
         if exact[i, 0] == k1 and exact[i, 1] == k2:
@@ -338,7 +345,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
     """Merge bounds, each with its own relevance (`klo`, `kup`: k nibbles; a bound that
     does not tighten the stored one leaves it and its relevance), and a best-move code
     (0: keep) into the exact entry of a position."""
-    base = _bucket(exact, k1, k2)
+    base = _bucket(exact, k1, k2, WAYS)
     for w in range(WAYS):
         i = base + w
         if exact[i, 0] == k1 and exact[i, 1] == k2:
@@ -351,7 +358,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
             exact[i, 2] = kk
             exact[i, 3] = _merged(d, lower, upper, depth, move, gen)
             return
-    _place(exact, base, gen, k1, k2, klo | (kup << np.uint64(16)),
+    _place(exact, base, WAYS, gen, k1, k2, klo | (kup << np.uint64(16)),
            _pack(lower, upper, depth, move, U0, gen))
 
 
@@ -383,13 +390,13 @@ def code_card(hands, code):
 def tt_lookup(classes, dist, meta, o1, o2):
     """Best bounds over the entries matching a position: (lower, k of lower, upper, k of
     upper, move code); (0, 0, 13, 0, 0) when none matches."""
-    base = _bucket(classes, dist, meta)
+    base = _bucket(classes, dist, meta, CLASS_WAYS)
     lo = 0
     klo = U0
     up = 13
     kup = U0
     code = 0
-    for w in range(WAYS):
+    for w in range(CLASS_WAYS):
         i = base + w
         if classes[i, 0] != dist:
             continue
@@ -419,16 +426,16 @@ def tt_lookup(classes, dist, meta, o1, o2):
 def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
     """Merge bounds (lower, upper) and a best-move code (0: keep) for the class of positions
     sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit."""
-    base = _bucket(classes, dist, meta)
+    base = _bucket(classes, dist, meta, CLASS_WAYS)
     m1, m2 = _owner_masks(kw)
     e1 = o1 & m1
     e2 = o2 & m2
     extra = meta | (kw << np.uint64(13))
-    for w in range(WAYS):
+    for w in range(CLASS_WAYS):
         i = base + w
         d = classes[i, 3]
         if classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2 and (
                 (d >> _EXTRA_SHIFT) & _EXTRA_MASK) == extra:
             classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
             return
-    _place(classes, base, gen, dist, e1, e2, _pack(lower, upper, depth, move, extra, gen))
+    _place(classes, base, CLASS_WAYS, gen, dist, e1, e2, _pack(lower, upper, depth, move, extra, gen))

@@ -178,3 +178,18 @@ def test_tables_start_on_cache_lines_so_no_entry_straddles_two():
     for t in range(3):
         for half in (exact[t], classes[t]):
             assert half.ctypes.data % 64 == 0 and half.shape[1] == 4  # 32-byte entries
+
+
+def test_one_suit_length_pattern_keeps_many_classes():
+    # every class of one (dist, meta) shares a bucket: 24 classes (owners of the top two
+    # spades and of the top heart) stored under one dist and meta are all found again
+    _, classes = new_table(1)
+    dist, meta = np.uint64(0x1111_2222_3333_4444), np.uint64(0x0123)
+    kw = np.uint64(0x0012)  # k: 2 spades, 1 heart
+    stored = []
+    for i in range(24):
+        o1 = np.uint64((i & 15) | ((i >> 4) << 26))
+        tt_store(classes, dist, meta, o1, np.uint64(0), kw, 3, i % 7, 13, 0, 1)
+        stored.append((o1, i % 7))
+    for o1, lo in stored:
+        assert tt_lookup(classes, dist, meta, o1, np.uint64(0))[0] == lo
