@@ -438,4 +438,5 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
                 (d >> _EXTRA_SHIFT) & _EXTRA_MASK) == extra:
             classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
             return
-    _place(classes, base, CLASS_WAYS, gen, dist, e1, e2, _pack(lower, upper, depth, move, extra, gen))
+    _place(classes, base, CLASS_WAYS, gen, dist, e1, e2,
+           _pack(lower, upper, depth, move, extra, gen))
