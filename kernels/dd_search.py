@@ -186,7 +186,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
                         lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
                         if lo < nd <= up:
                             lo2, klo2, up2, kup2, code2 = tt_lookup(classes, dist, meta,
-                                                                    o1, o2)
+                                                                    o1, o2, nd)
                             if lo2 > lo:
                                 lo = lo2
                                 klo = klo2

@@ -386,16 +386,31 @@ def code_card(hands, code):
     return trailing_zeros(present)
 
 
+_NO_K = 99
+
+
 @njit
-def tt_lookup(classes, dist, meta, o1, o2):
+def _k_sum(kw):
+    """Cards a class's k nibbles name, all suits together."""
+    return np.int64((kw & _F) + ((kw >> np.uint64(4)) & _F) + ((kw >> np.uint64(8)) & _F)
+                    + (kw >> np.uint64(12)))
+
+
+@njit
+def tt_lookup(classes, dist, meta, o1, o2, need=0):
     """Best bounds over the entries matching a position: (lower, k of lower, upper, k of
-    upper, move code); (0, 0, 13, 0, 0) when none matches."""
+    upper, move code); (0, 0, 13, 0, 0) when none matches. With `need` >= 1 (a search's
+    target), of the bounds that settle it (lower >= need, upper < need) the one resting on
+    the fewest cards (the least k nibbles in all) is returned: the search passes that
+    relevance up, and the fewer cards it names the more positions the result covers."""
     base = _bucket(classes, dist, meta, CLASS_WAYS)
     lo = 0
     klo = U0
     up = 13
     kup = U0
     code = 0
+    lo_ks = _NO_K  # k sum of the settling bound chosen (none yet)
+    up_ks = _NO_K
     for w in range(CLASS_WAYS):
         i = base + w
         if classes[i, 0] != dist:
@@ -410,10 +425,22 @@ def tt_lookup(classes, dist, meta, o1, o2):
             continue
         elo = _lower(d)
         eup = _upper(d)
-        if elo > lo:
+        if need > 0 and elo >= need:
+            ks = _k_sum(kw)
+            if ks < lo_ks:
+                lo_ks = ks
+                lo = elo
+                klo = kw
+        elif elo > lo and lo_ks == _NO_K:
             lo = elo
             klo = kw
-        if eup < up:
+        if need > 0 and eup < need:
+            ks = _k_sum(kw)
+            if ks < up_ks:
+                up_ks = ks
+                up = eup
+                kup = kw
+        elif eup < up and up_ks == _NO_K:
             up = eup
             kup = kw
         mv = _move(d)

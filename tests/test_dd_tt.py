@@ -193,3 +193,19 @@ def test_one_suit_length_pattern_keeps_many_classes():
         stored.append((o1, i % 7))
     for o1, lo in stored:
         assert tt_lookup(classes, dist, meta, o1, np.uint64(0))[0] == lo
+
+
+def test_lookup_with_a_target_returns_the_settling_bound_resting_on_fewest_cards():
+    # one position, two classes: every card relevant with lower 5 and upper 8; only the
+    # top spade with lower 3 and upper 11
+    _, classes = new_table(1)
+    a = _hands((1 << 12) | (1 << 3), 1 << 5, 1 << 4, 1 << 2)
+    words = position_words(a, 0, -1, 1, 1)
+    one = ks_from_relevance(a, np.uint64(1 << 12))
+    tt_store(classes, *words, ALL, 2, 5, 8, 0, 1)
+    tt_store(classes, *words, one, 2, 3, 11, 0, 1)
+    assert tt_lookup(classes, *words) == (5, ALL, 8, ALL, 0)  # no target: the tightest
+    assert tt_lookup(classes, *words, 3)[:2] == (3, one)  # both settle: fewer cards
+    assert tt_lookup(classes, *words, 4)[:2] == (5, ALL)  # only the finer one settles
+    assert tt_lookup(classes, *words, 12)[2:4] == (11, one)
+    assert tt_lookup(classes, *words, 9)[2:4] == (8, ALL)
