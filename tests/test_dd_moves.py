@@ -45,3 +45,25 @@ def test_moves_cover_each_run_of_legal_cards_once():
         assert n == len(want)
         assert all(any(c in run for c in got) for run in want)
         assert all(scores[i] >= scores[i + 1] for i in range(n - 1))
+
+
+def test_r15_misere_defender_leads_first_where_the_declarer_cannot_get_low():
+    # West (3) declares misère; North (0) leads. West's lowest spade is the queen, its
+    # lowest heart the three: North leads a spade first although its heart is lower
+    def spade(rank):  # rank 0: the two
+        return 1 << rank
+
+    def heart(rank):
+        return 1 << (13 + rank)
+
+    hands = np.array([spade(3) | heart(0),  # N: S5, H2
+                      spade(0) | heart(2),  # E: S2, H4
+                      spade(1) | heart(4),  # S: S3, H6
+                      spade(10) | heart(1)],  # W: SQ, H3
+                     np.uint64)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
+    n = order_moves(hands, np.zeros(4, np.int64), 0, 0, gone, -1, 15 ^ 8, 8, -1, moves,
+                    scores)
+    assert n == 2 and list(moves[:2]) == [3, 13]
