@@ -54,7 +54,7 @@ def run(quick: bool, deals: int | None = None) -> str:
     replaces the full size (400 deals, 3 runs) by one run of that many deals."""
     sized_down = deals is not None
     # many chunks per job, as `make run` uses: a deal takes from under a second to about
-    # half a minute, and with few chunks a worker would idle while the other finishes
+    # ten seconds, and with few chunks a worker would idle while the other finishes
     if sized_down:
         chunk, repeats = max(1, deals // 24), 1
     else:
@@ -87,7 +87,7 @@ def run(quick: bool, deals: int | None = None) -> str:
         "over chunks, divided by jobs) / wall time. Target: under 5%. With several jobs it "
         "also counts a worker's idle wait for the others' last chunks, which dominates when "
         "there are few chunks of uneven cost (a deal takes from under a second to about "
-        "half a minute).",
+        "ten seconds).",
     ]
     if sized_down:
         lines += ["", f"Sized down with `--deals {deals}` (full size: 400 deals, 3 runs), "
