@@ -358,6 +358,18 @@ def defender_discard(hand, policy):
 
 
 @njit
+def highest_rank(cards):
+    """The card of highest rank in a non-empty mask (of equal ranks, the lowest suit id)."""
+    best = -1
+    while cards:
+        c = trailing_zeros(cards)
+        cards &= cards - U1
+        if best < 0 or c % 13 > best % 13:
+            best = c
+    return best
+
+
+@njit
 def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, moves, scores):
     """Little misère (R15, R17): all discard one card, then misère over the rest."""
     h = hands.copy()
@@ -368,11 +380,14 @@ def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, mo
     if k <= 1:
         return True  # nothing left to play: no trick can be taken
     gone = gone_of(h)
-    # the declarer's discard, one card of each run of equivalent cards (R17: optimal)
+    # the declarer's discard, one card of each run of equivalent cards (R17: optimal),
+    # the highest ranks first: the four slowest misères of seed-777 deals 0-39 took 47.9
+    # -> 36.7 million nodes (lowest card ids first before), all misère of deals 0-39
+    # 7.3 -> 5.4 s side by side
     cand = sequence_bottoms(h[declarer], gone)
     while cand:
-        c = trailing_zeros(cand)
-        cand &= cand - U1
+        c = highest_rank(cand)
+        cand ^= bit(c)
         h[declarer] ^= bit(c)
         ok = solve_misere(h, declarer, leader, exact, classes, gen, moves, scores)
         h[declarer] ^= bit(c)

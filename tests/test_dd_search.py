@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
-from kernels.dd_search import defender_discard, new_buffers, solve_value
+from kernels.dd_search import defender_discard, highest_rank, new_buffers, solve_value
 from kernels.dd_tt import new_table
 from kernels.jit import njit
 from tests.conftest import sized
@@ -235,3 +235,12 @@ def test_r20_stored_classes_carry_over_only_where_ranks_do_not_matter():
             got = solve_misere_job(arr, d, leader, exact, classes)
             want = brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d) == 0
             assert got == want, (hands, d, leader)
+
+
+def test_r17_declarer_discards_are_tried_highest_rank_first():
+    # the little-misère declarer's discard candidates, in the order they are tried
+    rng = random.Random(17)
+    for _ in range(300):
+        cards = rng.sample(range(52), rng.randint(1, 13))
+        want = max(cards, key=lambda c: (c % 13, -c))  # highest rank, then lowest suit id
+        assert highest_rank(np.uint64(sum(1 << c for c in cards))) == want
