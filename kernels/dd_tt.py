@@ -71,6 +71,8 @@ _FF = np.uint64(0xFF)
 _GEN = np.uint64(0xFFF)
 _EXTRA_SHIFT = np.uint64(23)
 _EXTRA_MASK = np.uint64((1 << 29) - 1)  # the class key's meta (13 bits) and k nibbles
+_META_BITS = np.uint64(13)
+_K16 = np.uint64(0xFFFF)  # the four k nibbles of a class, or of one exact bound
 _GEN_SHIFT = np.uint64(52)
 _F = np.uint64(0xF)
 
@@ -239,7 +241,8 @@ def _bucket(table, a, b, ways):
 
 @njit
 def _pack(lower, upper, depth, move, extra, gen):
-    """A data word (see the module doc); `extra` is the class key's meta | k << 13."""
+    """A data word (see the module doc); `extra` is the class key's meta | k << 13
+    (`_class_extra`), 0 in the exact half."""
     return (np.uint64(lower) | (np.uint64(upper) << np.uint64(4))
             | (np.uint64(depth) << np.uint64(8)) | (np.uint64(move) << np.uint64(15))
             | (np.uint64(extra) << _EXTRA_SHIFT) | ((np.uint64(gen) & _GEN) << _GEN_SHIFT))
@@ -264,14 +267,31 @@ def _move(d):
 
 
 @njit
+def _cost(d):
+    """The cost (replacement priority) of a data word."""
+    return np.int64((d >> np.uint64(8)) & np.uint64(0x7F))
+
+
+@njit
+def _extra(d):
+    """The class key part of a data word: meta | k nibbles << 13."""
+    return (d >> _EXTRA_SHIFT) & _EXTRA_MASK
+
+
+@njit
+def _class_extra(meta, kw):
+    """The class key part of a data word from meta and k nibbles (see `_extra`)."""
+    return meta | (kw << _META_BITS)
+
+
+@njit
 def _merged(d, lower, upper, depth, move, g):
     """Data word `d` tightened by new bounds, with a new best-move code (0: keep the stored
     one), depth and generation (its class key kept)."""
     lo = max(_lower(d), lower)
     up = min(_upper(d), upper)
     mv = move if move != 0 else _move(d)
-    extra = (d >> _EXTRA_SHIFT) & _EXTRA_MASK
-    return _pack(lo, up, depth, mv, extra, g)
+    return _pack(lo, up, depth, mv, _extra(d), g)
 
 
 @njit
@@ -285,7 +305,7 @@ def _victim(table, base, ways, g):
         d = table[i, 3]
         if d == U0:
             return i
-        cost = np.int64((d >> np.uint64(8)) & np.uint64(0x7F))
+        cost = _cost(d)
         if (d >> _GEN_SHIFT) == (np.uint64(g) & _GEN):
             cost += 128
         if cost < victim_cost:
@@ -336,7 +356,7 @@ def exact_lookup(exact, k1, k2):
         if exact[i, 0] == k1 and exact[i, 1] == k2:
             d = exact[i, 3]
             kk = exact[i, 2]
-            return _lower(d), _upper(d), kk & np.uint64(0xFFFF), kk >> np.uint64(16), _move(d)
+            return _lower(d), _upper(d), kk & _K16, kk >> np.uint64(16), _move(d)
     return 0, 13, U0, U0, 0
 
 
@@ -352,9 +372,9 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
             d = exact[i, 3]
             kk = exact[i, 2]
             if lower > _lower(d):
-                kk = (kk & ~np.uint64(0xFFFF)) | klo
+                kk = (kk & ~_K16) | klo
             if upper < _upper(d):
-                kk = (kk & np.uint64(0xFFFF)) | (kup << np.uint64(16))
+                kk = (kk & _K16) | (kup << np.uint64(16))
             exact[i, 2] = kk
             exact[i, 3] = _merged(d, lower, upper, depth, move, gen)
             return
@@ -416,10 +436,10 @@ def tt_lookup(classes, dist, meta, o1, o2, need=0):
         if classes[i, 0] != dist:
             continue
         d = classes[i, 3]
-        extra = d >> _EXTRA_SHIFT
+        extra = _extra(d)
         if (extra & META_MASK) != meta:
             continue
-        kw = (extra >> np.uint64(13)) & np.uint64(0xFFFF)
+        kw = extra >> _META_BITS
         m1, m2 = _owner_masks(kw)
         if (o1 & m1) != classes[i, 1] or (o2 & m2) != classes[i, 2]:
             continue
@@ -457,12 +477,12 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
     m1, m2 = _owner_masks(kw)
     e1 = o1 & m1
     e2 = o2 & m2
-    extra = meta | (kw << np.uint64(13))
+    extra = _class_extra(meta, kw)
     for w in range(CLASS_WAYS):
         i = base + w
         d = classes[i, 3]
-        if classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2 and (
-                (d >> _EXTRA_SHIFT) & _EXTRA_MASK) == extra:
+        if (classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2
+                and _extra(d) == extra):
             classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
             return
     _place(classes, base, CLASS_WAYS, gen, dist, e1, e2,
