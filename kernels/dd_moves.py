@@ -13,7 +13,7 @@ wants to win a trick itself.
 
 import numpy as np
 
-from kernels.bits import leading_zeros, trailing_zeros
+from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_state import (
     SUIT_MASK,
     U0,
@@ -62,6 +62,28 @@ def _beats(follow, ruff, card, led, trump):
     return False
 
 
+# Points a lead loses for each card an opponent may choose among in its suit (see
+# `opponents_choice`): on seed-4242 bridge deals 3-42, 35.8 -> 17.7 million nodes (4 points:
+# 22.3, 8: 19.0, 32: 17.4); numeric Boston contracts of seed-777 deals 0-11, 80.6 -> 68.5
+# million (32 points: 67.7). Not for misère leads: 3.4 -> 55 million nodes there.
+LEAD_CHOICE_WEIGHT = 16
+
+
+@njit
+def opponents_choice(hands, p, good, s, left):
+    """How many cards the opponents of seat p (the seats not in `good`) choose among when p
+    leads suit s: each one's cards of the suit, or, void, `left` + 1 (it may discard or ruff
+    with anything). A lead's subtree is smaller when this is small: where p's side succeeds,
+    the opponents' replies are the moves that must all be searched (DDS orders its leads
+    the same way)."""
+    n = 0
+    for q in range(4):
+        if q != p and ((good >> q) & 1) == 0:
+            k = popcount(hands[q] & SUIT_MASK[s])
+            n += k if k > 0 else left + 1
+    return n
+
+
 @njit
 def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, first, moves,
                 scores):
@@ -96,6 +118,9 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     partner_cards |= hands[q]
                 else:
                     opp_cards |= hands[q]
+        left = popcount(hand)
+        pen_suit = -1
+        pen = 0
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
@@ -103,6 +128,9 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             s = c // 13
             higher = _higher_in_suit(c)
             if self_good == 1:
+                if s != pen_suit:
+                    pen_suit = s
+                    pen = LEAD_CHOICE_WEIGHT * opponents_choice(hands, p, good, s, left)
                 ruffable = False
                 if trump >= 0 and s != trump:
                     for q in range(4):
@@ -125,6 +153,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     sc = 30 - rank
                     if ruffable:
                         sc -= 15
+                sc -= pen
             else:
                 # misère (R15, R21): lead low; a defender prefers suits the declarer must
                 # follow, above all those where the declarer's lowest card is high (it has

@@ -4,7 +4,7 @@ import random
 
 import numpy as np
 
-from kernels.dd_moves import order_moves
+from kernels.dd_moves import opponents_choice, order_moves
 from kernels.dd_search import MAX_MOVES
 from tests.conftest import sized
 from tests.test_dd_state import runs
@@ -67,3 +67,28 @@ def test_r15_misere_defender_leads_first_where_the_declarer_cannot_get_low():
     n = order_moves(hands, np.zeros(4, np.int64), 0, 0, gone, -1, 15 ^ 8, 8, -1, moves,
                     scores)
     assert n == 2 and list(moves[:2]) == [3, 13]
+
+
+def test_r10_lead_prefers_the_suit_where_the_opponents_have_fewest_cards():
+    # North (0) plays alone, no trump, and leads: its five of spades and five of hearts are
+    # equally good losers, but the defenders hold nine spades and three hearts, so a heart
+    # lead leaves them fewer replies to search (kernels.dd_moves.opponents_choice)
+    def cards(*ids):
+        return sum(1 << c for c in ids)
+
+    s, h, c = 0, 13, 39  # first card ids of spades, hearts, clubs; rank 0 is the two
+    hands = np.array([cards(s + 3, h + 3, c + 0, c + 1),  # N: S5 H5 C2 C3
+                      cards(s + 12, s + 11, s + 10, h + 12),  # E: SA SK SQ HA
+                      cards(s + 9, s + 8, s + 7, h + 11),  # S: SJ ST S9 HK
+                      cards(s + 6, s + 5, s + 4, h + 10)],  # W: S8 S7 S6 HQ
+                     np.uint64)
+    assert opponents_choice(hands, 0, 1, 0, 4) == 9
+    assert opponents_choice(hands, 0, 1, 1, 4) == 3
+    assert opponents_choice(hands, 0, 1, 2, 4) == 15  # three void defenders: 4 + 1 each
+    assert opponents_choice(hands, 1, 14, 1, 4) == 1  # East's opponent: North alone
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
+    n = order_moves(hands, np.zeros(4, np.int64), 0, 0, gone, -1, 1, 1, -1, moves, scores)
+    order = list(moves[:n])
+    assert n == 3 and order.index(h + 3) < order.index(s + 3)
