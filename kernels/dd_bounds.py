@@ -46,7 +46,7 @@ budget, is kernels.dd_trump_game, asked by the search itself.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_state import FULL_DECK, SUIT_MASK, U0, U1, sequence_bottoms
+from kernels.dd_state import FULL_DECK, SUIT_MASK, U0, U1, current_winner_trump, sequence_bottoms
 from kernels.jit import njit
 
 MISERE_BUDGET = 256  # nodes of `misere_suit_game` per suit and trick boundary at most
@@ -785,3 +785,51 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
         upper = r - sure
         up_rel = srel
     return lower, upper, lo_rel, up_rel
+
+
+@njit
+def side_takes_trick(hands, trick, nplayed, leader, trump, side):
+    """(bool, relevance): whether the seats of `side` (a seat mask) can be sure to win the
+    trick in progress, `nplayed` (1 to 3) cards played to it (R19, R20).
+
+    Sure when nothing has been ruffed yet, no opponent still to play can ruff, and either a
+    seat of the side still to play is void in the suit led with a trump to ruff with
+    (whatever the others play, the ruff wins), or the side's best card of the suit led (the
+    card now winning when it is the side's, and the cards of its seats still to play) ranks
+    above the opponents' (the card now winning when it is theirs, and their cards of the
+    suit still to play): the relevance is that card. DDS asks the same of the second hand
+    (QuickTricksSecondHand).
+    """
+    led = trick[0] // 13
+    wi = current_winner_trump(trick, nplayed, trump)
+    wcard = trick[wi]
+    if wcard // 13 != led:
+        return False, U0  # ruffed already: left to the search
+    sm = SUIT_MASK[led]
+    own = U0
+    opp = U0
+    own_ruff = False
+    ruffing = trump >= 0 and trump != led
+    for j in range(nplayed, 4):
+        q = (leader + j) & 3
+        f = hands[q] & sm
+        if (side >> q) & 1:
+            own |= f
+            if f == U0 and ruffing and (hands[q] & SUIT_MASK[trump]) != U0:
+                own_ruff = True
+        else:
+            if f == U0 and ruffing and (hands[q] & SUIT_MASK[trump]) != U0:
+                return False, U0
+            opp |= f
+    if (side >> ((leader + wi) & 3)) & 1:
+        own |= U1 << np.uint64(wcard)
+    else:
+        opp |= U1 << np.uint64(wcard)
+    if own_ruff:
+        return True, U0
+    if own == U0:
+        return False, U0
+    top = U1 << np.uint64(63 - leading_zeros(own))
+    if top > opp:  # opp holds only cards of the suit led: above them all
+        return True, top
+    return False, U0

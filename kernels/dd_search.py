@@ -15,7 +15,13 @@ boundaries, so each step reuses the previous steps' work.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_bounds import MISERE_BUDGET, MISERE_MEMO, misere_force, quick_bounds
+from kernels.dd_bounds import (
+    MISERE_BUDGET,
+    MISERE_MEMO,
+    misere_force,
+    quick_bounds,
+    side_takes_trick,
+)
 from kernels.dd_moves import order_moves
 from kernels.dd_state import (
     FULL_DECK,
@@ -117,6 +123,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     lone = (winmask & (winmask - 1)) == 0
     misere_game = lone and trump < 0 and maxmask != winmask
     trump_game = lone and trump >= 0 and maxmask == winmask
+    plain = maxmask == winmask  # the maximising seats' own tricks count (not misère)
     memo = np.zeros(MISERE_MEMO if misere_game else (TRUMP_MEMO if trump_game else 1),
                     np.uint64)
     leaders[0] = leader
@@ -223,6 +230,23 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
                                 vrel = grel
                                 best[ti] = -1
                                 mode = _DONE
+            elif plain:
+                # inside a trick: when one more trick decides the target, a side sure to
+                # win this one settles it (R20)
+                nd = needs[ti]
+                if nd == 1:
+                    won, grel = side_takes_trick(hands, tricks[ti], npl, ld, trump, winmask)
+                    if won:
+                        v = True
+                        vrel = grel
+                        mode = _DONE_NOSTORE
+                elif nd == popcount(hands[(ld + 3) & 3]):
+                    won, grel = side_takes_trick(hands, tricks[ti], npl, ld, trump,
+                                                 15 ^ winmask)
+                    if won:
+                        v = False
+                        vrel = grel
+                        mode = _DONE_NOSTORE
             if mode == _NEXT:
                 if npl == 0:
                     first = code_card(hands, code)  # the table's best lead, tried first

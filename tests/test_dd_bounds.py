@@ -17,6 +17,7 @@ from kernels.dd_bounds import (
     must_win_lead,
     quick_bounds,
     seat_count,
+    side_takes_trick,
     sure_cap,
     sure_tricks,
     top_trumps,
@@ -395,3 +396,79 @@ def test_r15_r21_ducks_every_suit_never_clears_a_declarer_who_can_be_forced():
             beyond += not holds_bottom_cards(arr, d)[0]
             assert brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d) == 0, (hands, d)
     assert fired >= sized(100, 1000) and beyond >= sized(10, 100)
+
+
+def _side_can_win_trick(hands, trick, nplayed, leader, trump, side):
+    """Brute force: can the seats of `side` make sure one of them wins the trick in
+    progress, whatever the others play (R19 follow suit, R20 winner)?"""
+    if nplayed == 4:
+        led = trick[0] // 13
+
+        def key(c):
+            return (2 if c // 13 == trump else 1 if c // 13 == led else 0, c)
+
+        w = max(range(4), key=lambda i: key(trick[i]))
+        return (side >> ((leader + w) % 4)) & 1 == 1
+    q = (leader + nplayed) % 4
+    hand = int(hands[q])
+    follow = hand & (0x1FFF << (13 * (trick[0] // 13)))
+    legal = [c for c in range(52) if (follow or hand) >> c & 1]
+    results = []
+    for c in legal:
+        hands[q] ^= np.uint64(1 << c)
+        trick[nplayed] = c
+        results.append(_side_can_win_trick(hands, trick, nplayed + 1, leader, trump, side))
+        hands[q] ^= np.uint64(1 << c)
+    return any(results) if (side >> q) & 1 else all(results)
+
+
+def test_r19_r20_side_takes_trick_only_when_the_side_can_force_it():
+    rng = random.Random(11)
+    fired = 0
+    for _ in range(sized(1500, 8000)):
+        k = rng.randint(1, 4)
+        cards = rng.sample(range(52), 4 * k)
+        hands = np.array([sum(1 << c for c in cards[i * k:(i + 1) * k]) for i in range(4)],
+                         np.uint64)
+        leader = rng.randint(0, 3)
+        nplayed = rng.randint(1, 3)
+        trick = np.zeros(4, np.int64)
+        for j in range(nplayed):
+            q = (leader + j) % 4
+            hand = int(hands[q])
+            follow = hand & (0x1FFF << (13 * (trick[0] // 13))) if j else 0
+            c = rng.choice([c for c in range(52) if (follow or hand) >> c & 1])
+            hands[q] ^= np.uint64(1 << c)
+            trick[j] = c
+        trump = rng.randint(-1, 3)
+        side = rng.choice([1, 2, 4, 8, 5, 10, 14, 13, 11, 7])
+        sure, rel = side_takes_trick(hands, trick, nplayed, leader, trump, side)
+        if sure:
+            fired += 1
+            assert _side_can_win_trick(hands, trick.copy(), nplayed, leader, trump, side)
+            # the relevance is one card of the suit led, the side's (a card of its seats
+            # still to play, or one already played to the trick), or nothing (a ruff)
+            rel = int(rel)
+            if rel:
+                card = rel.bit_length() - 1
+                assert rel == 1 << card and card // 13 == trick[0] // 13
+                own = [int(hands[(leader + j) % 4]) for j in range(nplayed, 4)
+                       if (side >> ((leader + j) % 4)) & 1]
+                assert card in trick[:nplayed] or any(h >> card & 1 for h in own)
+    assert fired > sized(1500, 8000) // 5
+
+
+def test_r20_side_takes_trick_with_its_top_card_or_a_ruff():
+    # East (1) led the spade five; South (2) and North (0) are one side, West (3) the
+    # other. South's spade king is above West's queen and East's five: sure, on the king
+    s5, sq, sk, h2, c2 = 3, 10, 11, 13, 39
+    hands = np.array([1 << h2, 0, 1 << sk, 1 << sq], np.uint64)
+    trick = np.array([s5, 0, 0, 0], np.int64)
+    assert side_takes_trick(hands, trick, 1, 1, -1, 5) == (True, 1 << sk)
+    assert side_takes_trick(hands, trick, 1, 1, -1, 10) == (False, 0)
+    # hearts trumps, North void in spades ruffs: sure with no card named
+    assert side_takes_trick(hands, trick, 1, 1, 1, 1) == (True, 0)
+    # but not when West, an opponent still to play, could ruff too
+    hands[3] = np.uint64(1 << (13 + 5))
+    hands[2] = np.uint64(1 << c2)
+    assert side_takes_trick(hands, trick, 1, 1, 1, 1) == (False, 0)
