@@ -6,6 +6,7 @@ popcount, and a Python-level loop would cost tens of cycles per call.
 
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from kernels.jit import njit
@@ -59,3 +60,33 @@ def lowest_bit_index(mask):
 def highest_bit_index(mask):
     """Index of the highest set bit of a non-zero mask."""
     return 63 - leading_zeros(mask)
+
+
+def _prefetch_typer(typingctx, table, row):
+    """Typing of `prefetch_row(table, row)`: a 2-D array and an integer row index."""
+    if not (isinstance(table, types.Array) and table.ndim == 2
+            and isinstance(row, types.Integer)):
+        return None
+    sig = types.void(table, row)
+
+    def codegen(context, builder, signature, args):
+        arrty = signature.args[0]
+        arr = context.make_array(arrty)(context, builder, args[0])
+        idx = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, arrty, arr,
+                                       [idx, ir.Constant(idx.type, 0)])
+        i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # a read, kept in every cache level, of data
+        builder.call(fn, [i8p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_prefetch_typer.__name__ = "prefetch_row"
+prefetch_row = intrinsic(_prefetch_typer)
+prefetch_row.__doc__ = """Ask the CPU to start loading the cache line of row `row` of a 2-D
+array (LLVM's prefetch hint: no effect on results, no fault on any address)."""

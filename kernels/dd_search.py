@@ -35,6 +35,7 @@ from kernels.dd_state import (
 )
 from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, trump_tricks
 from kernels.dd_tt import (
+    class_prefetch,
     code_card,
     exact_lookup,
     exact_store,
@@ -183,6 +184,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
                         scores[STATS_ROW, 3] += 1
                     if mode == _NEXT:
                         dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask, winmask)
+                        class_prefetch(classes, dist, meta)
                         kdist[ti] = dist
                         kmeta[ti] = meta
                         kown1[ti] = o1

@@ -1,5 +1,6 @@
 """Bit intrinsics against Python's own integer operations."""
 
+import numba
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,6 +10,7 @@ from kernels.bits import (
     leading_zeros,
     lowest_bit_index,
     popcount,
+    prefetch_row,
     trailing_zeros,
 )
 from kernels.jit import njit
@@ -34,3 +36,22 @@ def test_intrinsics_on_narrow_ints():
     # intrinsics exist only inside kernels; narrow integer types are widened to 64 bits
     assert _all(np.int32(7))[0] == 3
     assert _all(np.uint16(8))[1] == 3
+
+
+@numba.njit(cache=False)  # not cached: the test reads the machine code it compiles to
+def _sum_with_prefetch(table):
+    total = np.uint64(0)
+    n = table.shape[0]
+    for i in range(n):
+        prefetch_row(table, (i * 7 + 3) % n)  # a hint only: never changes what is read
+        total += table[i, 0] + table[i, 3]
+    return total
+
+
+def test_prefetch_row_compiles_to_a_prefetch_and_changes_nothing():
+    table = np.arange(64 * 4, dtype=np.uint64).reshape(64, 4)
+    before = table.copy()
+    assert _sum_with_prefetch(table) == table[:, 0].sum() + table[:, 3].sum()
+    assert (table == before).all()
+    asm = "".join(_sum_with_prefetch.inspect_asm().values())
+    assert "prefetch" in asm or "prfm" in asm  # x86, ARM
