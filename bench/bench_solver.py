@@ -5,8 +5,9 @@
     SetMaxThreads(1)) and by our `dd_tricks_partnership` on one numba thread, side by side
     per deal, in turn. DDS is asked for what we compute, the value alone (target -1,
     solutions 1: endplay's `SolveMode.OptimalOne`); its default (a score for every card,
-    solutions 3, about four times the work on these deals) is timed too, as the reference of sessions before
-    the twelfth. Target: ours/DDS value-only <= 1.0 (median time per solve).
+    solutions 3, about four times the work on these deals) is timed too, as the
+    reference of sessions before the twelfth. Target: ours/DDS value-only <= 1.0
+    (median time per solve).
 (b) Boston mode: the full per-deal analysis, `dd_table` + `dd_misere_table` (every declarer
     seat: 4 trumps, grand and little misère), in deals/s on 1 and 2 threads, each run from
     empty transposition tables.
