@@ -813,13 +813,13 @@ def side_takes_trick(hands, trick, nplayed, leader, trump, side):
     for j in range(nplayed, 4):
         q = (leader + j) & 3
         f = hands[q] & sm
+        ruffs = f == U0 and ruffing and (hands[q] & SUIT_MASK[trump]) != U0
         if (side >> q) & 1:
             own |= f
-            if f == U0 and ruffing and (hands[q] & SUIT_MASK[trump]) != U0:
-                own_ruff = True
+            own_ruff |= ruffs
+        elif ruffs:
+            return False, U0
         else:
-            if f == U0 and ruffing and (hands[q] & SUIT_MASK[trump]) != U0:
-                return False, U0
             opp |= f
     if (side >> ((leader + wi) & 3)) & 1:
         own |= U1 << np.uint64(wcard)

@@ -372,18 +372,6 @@ DISCARD_HIGHEST = 0
 
 
 @njit
-def defender_discard(hand, policy):
-    """The card a defender discards in little misère under `policy` (R17)."""
-    # policy 0 ("highest"): its highest-ranked card, ties broken by suit order S H D C
-    for rank in range(12, -1, -1):
-        for s in range(4):
-            c = 13 * s + rank
-            if hand & bit(c):
-                return c
-    return -1
-
-
-@njit
 def highest_rank(cards):
     """The card of highest rank in a non-empty mask (of equal ranks, the lowest suit id)."""
     best = -1
@@ -393,6 +381,13 @@ def highest_rank(cards):
         if best < 0 or c % 13 > best % 13:
             best = c
     return best
+
+
+@njit
+def defender_discard(hand, policy):
+    """The card a defender discards in little misère under `policy` (R17)."""
+    # policy 0 ("highest"): its highest-ranked card, ties broken by suit order S H D C
+    return highest_rank(hand)
 
 
 @njit
