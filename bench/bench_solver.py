@@ -259,8 +259,9 @@ def run(quick: bool, deals: int | None = None) -> str:
     section_c = (table_memory()
                  + f"Resident memory at the start of this benchmark: {rss0:.0f} MiB.\n")
     section_d = compile_times()
-    notes = ("Timings are wall clock on a shared 2-core machine (other jobs running); the "
-             "DDS and our solves of (a) alternate deal by deal so both see the same load.")
+    notes = ("Timings are wall clock on a shared 2-core machine (other jobs running); in (a) "
+             "ours and DDS value-only alternate deal by deal so both see the same load, and "
+             "DDS scoring every card runs in a second pass over the deals.")
     if deals is not None:
         notes += (f" Sized down with `--deals {deals}` (full size: 500 deals in (a), 40 deals "
                   "x 3 runs in (b)), because the full size takes about half an hour at the "
