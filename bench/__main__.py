@@ -4,7 +4,7 @@ Each module `bench/bench_<name>.py` defines `run(quick: bool) -> str`, returning
 Markdown section (without its heading). Sections are kept between markers, so running
 one benchmark rewrites only its own section and keeps the others' last results.
 A module may also accept `deals`, a sample size in place of its full one (`--deals N`;
-the section then says so): `solver` and `run`, whose full sizes take half an hour
+the section then says so): `solver` and `run`, whose full sizes take 12 minutes
 (solver) to hours (run) at the solver's present speed.
 Usage: `python -m bench [--quick] [--deals N] [NAME ...]`.
 """

@@ -265,7 +265,7 @@ def run(quick: bool, deals: int | None = None) -> str:
              "DDS scoring every card runs in a second pass over the deals.")
     if deals is not None:
         notes += (f" Sized down with `--deals {deals}` (full size: 500 deals in (a), 40 deals "
-                  "x 3 runs in (b)), because the full size takes about half an hour at the "
+                  "x 3 runs in (b)), because the full size takes about 12 minutes at the "
                   "solver's present speed.")
     return "\n".join([section_a, section_b, section_c, section_d, notes])
 
