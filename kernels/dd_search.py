@@ -23,6 +23,7 @@ from kernels.dd_bounds import (
     side_takes_trick,
 )
 from kernels.dd_moves import order_moves
+from kernels.dd_ruff_game import ruff_lower_bound
 from kernels.dd_state import (
     FULL_DECK,
     SUIT_MASK,
@@ -347,6 +348,11 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
     """
     gone = gone_of(hands)
     lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask, 0)
+    if trump >= 0 and maxmask == winmask and (winmask & (winmask - 1)) == 0:
+        # a lone declarer's tricks in the ruff game are tricks it makes in play: they
+        # need no search (seed-777 deals 0-19, numeric: the game's bound was the value in
+        # 229 of 320 solves, the quick bounds' in 153)
+        lo = ruff_lower_bound(hands, leader, trump, trailing_zeros(np.uint64(winmask)), lo, hi)
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
         if search(hands, leader, gone, t, trump, maxmask, winmask, exact, classes, gen, moves,

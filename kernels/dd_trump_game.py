@@ -248,7 +248,7 @@ def trump_game_wins(mine, ahead, left, partner, sides, d_leads, k, budget, memo)
 
 
 @njit
-def _highest_first(ch, base, out, n):
+def highest_first(ch, base, out, n):
     """Append base + card id of each card of `ch`, highest first, to `out` from n on."""
     while ch != U0:
         top = U1 << np.uint64(63 - leading_zeros(ch))
@@ -270,9 +270,9 @@ def _options(kd, dm, am, lm, pm, sides, ttype, a, d, out):
                 out[n] = 100 + _NONE
                 n += 1
             else:
-                n = _highest_first(split_bottoms(am, dm), 100, out, n)
+                n = highest_first(split_bottoms(am, dm), 100, out, n)
         if sides == 0:
-            n = _highest_first(split_bottoms(am, dm), 200, out, n)
+            n = highest_first(split_bottoms(am, dm), 200, out, n)
             out[n] = 200 + _NONE
             n += 1
         else:
@@ -283,10 +283,10 @@ def _options(kd, dm, am, lm, pm, sides, ttype, a, d, out):
         if sides > 0:
             out[n] = 0  # lead a side card
             n += 1
-        n = _highest_first(split_bottoms(dm, defs), 100, out, n)
+        n = highest_first(split_bottoms(dm, defs), 100, out, n)
     elif kd == _DREPLY:
         # A's card is still on the table: it splits D's runs too
-        n = _highest_first(split_bottoms(dm, defs | a), 0, out, n)
+        n = highest_first(split_bottoms(dm, defs | a), 0, out, n)
     elif kd == _COVER:
         forced = ttype != _T2
         x1, x2 = U0, U0

@@ -1,0 +1,517 @@
+"""How many tricks a lone declarer surely takes with its trumps and top cards: the ruff game.
+
+`solve_value` (kernels.dd_search) asks it once per solve of a numeric contract with a
+trump suit (R10, R18-R21), before any search: every trick the game proves is a trick the
+search need not prove. Where the trump game (kernels.dd_trump_game) forgets the side
+suits, this game keeps, for each side suit, how many cards every defender holds and how
+many of the declarer D's cards are top cards (above every other card of the suit still
+in play) or not; the trumps are kept card by card. So it sees what the quick bounds and
+the trump game cannot: a defender holding a suit must follow it (R19) and so cannot ruff
+or overruff there, a suit led where D is void gives D a ruff, and D's top cards win when
+nobody ruffs them.
+
+The game, against a lone D (its right-hand opponent A, left-hand L, partner P):
+
+- The side suits' ranks are forgotten except D's top cards: a side trick is D's when D
+  played a top card of the suit led and nobody played a trump; when D played another card
+  of the suit led (it might still win in play), the defenders choose the winner; a
+  discard never wins (R20). Once no defender holds a suit, D's cards of it are all top.
+- The defenders lead any suit one of them holds (the defender on lead is theirs to
+  choose); A plays before D, L and P after it whoever led, so they see D's card. When D
+  leads, L, P and A play after it, as in play.
+- A hand that holds the suit led follows it (one card fewer there); a void hand ruffs
+  with a trump or discards a card of another suit (R19).
+- The highest trump played wins, else as above (R20).
+
+Every line of play maps to a line of the game with the same trick winners (a trick the
+defenders win in play is one the game lets them win; a trick D wins by its top card or
+a trump is D's in both), and the defenders have every choice they have in play and more,
+so D's tricks in the game are tricks D makes in play: a lower bound. D's own choices may
+be restricted at will (that only lowers the bound): D plays one trump of each run that
+no defender's trump (nor the one to beat) splits, never underruffs but with its lowest
+trump, and discards its non-top cards first. The defenders' choices are cut only where
+a choice is dominated: a trump played after D is the lowest, or (when D's trump leads
+the trick) the lowest one above it; A, before D, plays one trump of each run between
+D's trumps. A defender holding a higher trump instead of a lower one is never worse off
+(whichever defender wins a trick is theirs to choose), so those choices lose nothing.
+
+The game's value depends on the trumps' owners (relative ranks), every hand's side-suit
+lengths, D's top cards and who leads, so its memo is keyed on those alone.
+
+An explicit stack, not recursion: numba cannot cache a self-recursive function.
+"""
+
+import numpy as np
+
+from kernels.bits import leading_zeros, popcount, trailing_zeros
+from kernels.dd_bounds import split_bottoms
+from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
+from kernels.dd_trump_game import highest_first
+from kernels.jit import njit
+
+RUFF_GAME_BUDGET = 1 << 18  # nodes (plays and trick starts) of one game at most
+RUFF_MEMO = 1 << 15  # entries (three words each) of the memo of one solve
+
+# node kinds
+_DEF = 0  # defenders on lead: which suit (min)
+_DLEAD = 1  # D on lead (max)
+_PLAY = 2  # a defender plays to the trick (min)
+_DPLAY = 3  # D plays to a trick a defender led (max)
+_OUT = 4  # D's non-top card of the suit led, no trump: the defenders pick the winner (min)
+
+# D's card in the trick
+_NOCARD = 0
+_TOP = 1  # a top card of the side suit led
+_LOW = 2  # another card of the side suit led
+_OTHER = 3  # a trump or a discard
+
+_TRUMP = 3  # the suit led is the trump (side suits are 0..2)
+
+# option encodings: 0..2 a suit (lead or discard), 8 follow, 9 D's top card of the suit
+# led, 10 D's low card of it, 16 + card a trump (card id in the compressed trump suit),
+# 32 + j D's low card of side suit j (a lead), 40 + j D's top card (a lead), 48 + j a D
+# discard of suit j; for _OUT 0 (the defenders win) and 1 (D wins)
+_FOLLOW = 8
+_DTOP = 9
+_DLOW = 10
+
+_ENTER = 0
+_NEXT = 1
+_RETURN = 2
+
+_MAXLV = 96
+_MAXOPT = 24
+
+
+@njit
+def _len(ln, r, j):
+    """Defender role r's (1..3) length in side suit j (0..2)."""
+    return np.int64((ln >> np.uint64((r - 1) * 12 + j * 4)) & np.uint64(15))
+
+
+@njit
+def _dtop(ln, j):
+    return np.int64((ln >> np.uint64(36 + j * 4)) & np.uint64(15))
+
+
+@njit
+def _dlow(ln, j):
+    return np.int64((ln >> np.uint64(48 + j * 4)) & np.uint64(15))
+
+
+@njit
+def _dec(ln, shift):
+    return ln - (U1 << np.uint64(shift))
+
+
+@njit
+def _normalise(ln):
+    """D's cards of a side suit no defender holds are all top cards."""
+    for j in range(3):
+        if _len(ln, 1, j) + _len(ln, 2, j) + _len(ln, 3, j) == 0:
+            low = _dlow(ln, j)
+            if low > 0:
+                ln = (ln - (np.uint64(low) << np.uint64(48 + j * 4))
+                      + (np.uint64(low) << np.uint64(36 + j * 4)))
+    return ln
+
+
+@njit
+def _d_cards(t0, ln):
+    n = popcount(t0)
+    for j in range(3):
+        n += _dtop(ln, j) + _dlow(ln, j)
+    return n
+
+
+@njit
+def _slot(memo, w1, w2):
+    h = (w1 * np.uint64(0x9E3779B97F4A7C15)) ^ (w2 * np.uint64(0xC2B2AE3D27D4EB4F))
+    h ^= h >> np.uint64(29)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    return np.int64(h >> np.uint64(64 - trailing_zeros(np.uint64(memo.shape[0]))))
+
+
+@njit
+def _w1(t0, t1, t2, t3, d_leads):
+    return (t0 | (t1 << np.uint64(13)) | (t2 << np.uint64(26)) | (t3 << np.uint64(39))
+            | (np.uint64(d_leads) << np.uint64(52)) | (U1 << np.uint64(53)))
+
+
+@njit
+def _above(m, hi):
+    """Cards of m above the one-bit mask hi (all of m when hi is 0)."""
+    if hi == U0:
+        return m
+    return m & ~((hi << U1) - U1)
+
+
+@njit
+def _options(kd, role, led, dled, t0, t1, t2, t3, ln, hi, hid, out):
+    """Write a node's options into `out` (encodings above); return their count."""
+    n = 0
+    defs = t1 | t2 | t3
+    if kd == _DEF:
+        # likely refutations first: suits where D follows with a low card, trumps, suits
+        # where D holds a top card, suits D may ruff
+        for rank in range(4):
+            if rank == 1:
+                if defs != U0:
+                    out[n] = _TRUMP
+                    n += 1
+                continue
+            for j in range(3):
+                if _len(ln, 1, j) + _len(ln, 2, j) + _len(ln, 3, j) == 0:
+                    continue
+                held = _dtop(ln, j) + _dlow(ln, j) > 0
+                r = 3 if not held else (2 if _dtop(ln, j) > 0 else 0)
+                if r == rank:
+                    out[n] = j
+                    n += 1
+    elif kd == _DLEAD:
+        for j in range(3):
+            if _dtop(ln, j) > 0:
+                out[n] = 40 + j
+                n += 1
+        n = highest_first(split_bottoms(t0, defs), 16, out, n)
+        for j in range(3):
+            if _dlow(ln, j) > 0:
+                out[n] = 32 + j
+                n += 1
+    elif kd == _PLAY:
+        m = t1 if role == 1 else (t2 if role == 2 else t3)
+        if led != _TRUMP and _len(ln, role, led) > 0:
+            out[0] = _FOLLOW
+            return 1
+        if m != U0:
+            if dled == 0 and role == 1:
+                # A before D: one trump of each run between D's trumps
+                n = highest_first(split_bottoms(m, t0), 16, out, n)
+            else:
+                low = lowest_bit(m)
+                if hid:
+                    cov = lowest_bit(_above(m, hi))
+                    if cov != U0 and cov != low:
+                        out[n] = 16 + trailing_zeros(cov)
+                        n += 1
+                out[n] = 16 + trailing_zeros(low)
+                n += 1
+        if led != _TRUMP or m == U0:
+            for j in range(3):
+                if j != led and _len(ln, role, j) > 0:
+                    out[n] = j
+                    n += 1
+    elif kd == _DPLAY:
+        if led != _TRUMP and _dtop(ln, led) + _dlow(ln, led) > 0:
+            if _dtop(ln, led) > 0:
+                out[n] = _DTOP
+                n += 1
+            if _dlow(ln, led) > 0:
+                out[n] = _DLOW
+                n += 1
+            return n
+        if t0 != U0:
+            # ruffs (or trumps followed) that beat the card to beat, one per run
+            n = highest_first(split_bottoms(_above(t0, hi), defs | hi), 16, out, n)
+        if led != _TRUMP or t0 == U0:
+            for j in range(3):
+                if _dtop(ln, j) + _dlow(ln, j) > 0:
+                    out[n] = 48 + j
+                    n += 1
+            if t0 != U0 and lowest_bit(t0) < hi:
+                out[n] = 16 + trailing_zeros(lowest_bit(t0))  # an underruff
+                n += 1
+        elif lowest_bit(t0) < hi:
+            out[n] = 16 + trailing_zeros(lowest_bit(t0))  # a trump under the one to beat
+            n += 1
+    else:  # _OUT
+        out[0] = 0
+        out[1] = 1
+        n = 2
+    return n
+
+
+@njit
+def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo):
+    """1 when the lone declarer makes `k` tricks in the ruff game above whatever the
+    defenders do, 0 when it cannot, -1 when the search would need more than `budget`
+    nodes (plays and trick starts). Trumps by role (t0 D, t1 A, t2 L, t3 P) in bits
+    0..12; `ln` packs the defenders' side-suit lengths (4 bits per role 1..3 and side
+    suit, from bit 0), D's top cards (from bit 36) and other cards (from bit 48) of each
+    side suit. Trick-start values are kept in `memo` ((size, 3) words: the two key words
+    and the bounds on the tricks still needed, low byte proven, next byte refuted)."""
+    ut = np.empty((8, _MAXLV), np.uint64)
+    it = np.empty((9, _MAXLV), np.int64)
+    opts = np.empty((_MAXLV, _MAXOPT), np.int64)
+    a0, a1, a2, a3, aln, ahi = ut[0], ut[1], ut[2], ut[3], ut[4], ut[5]
+    wins, kind, role, led, dled, dcard = it[0], it[1], it[2], it[3], it[4], it[5]
+    hid, nopt, idx = it[6], it[7], it[8]
+    a0[0] = t0
+    a1[0] = t1
+    a2[0] = t2
+    a3[0] = t3
+    aln[0] = _normalise(ln)
+    ahi[0] = U0
+    wins[0] = 0
+    kind[0] = _DLEAD if d_leads else _DEF
+    dled[0] = 1 if d_leads else 0
+    lv = 0
+    nodes = 0
+    mode = _ENTER
+    res = 0
+    while True:
+        kd = kind[lv]
+        start = kd == _DEF or kd == _DLEAD
+        if mode == _ENTER:
+            mode = _NEXT
+            nodes += 1
+            if nodes > budget:
+                return -1
+            if start:
+                need = k - wins[lv]
+                if need <= 0:
+                    res = 1
+                    mode = _RETURN
+                elif _d_cards(a0[lv], aln[lv]) < need:
+                    res = 0
+                    mode = _RETURN
+                else:
+                    w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], dled[lv])
+                    s = _slot(memo, w1, aln[lv])
+                    if memo[s, 0] == w1 and memo[s, 1] == aln[lv]:
+                        b = memo[s, 2]
+                        if need <= np.int64(b & np.uint64(255)):
+                            res = 1
+                            mode = _RETURN
+                        elif need >= np.int64((b >> np.uint64(8)) & np.uint64(255)):
+                            res = 0
+                            mode = _RETURN
+            if mode == _NEXT:
+                nopt[lv] = _options(kd, role[lv], led[lv], dled[lv], a0[lv], a1[lv], a2[lv],
+                                    a3[lv], aln[lv], ahi[lv], hid[lv] == 1, opts[lv])
+                idx[lv] = 0
+            continue
+        if mode == _RETURN:
+            if start:
+                need = k - wins[lv]
+                if need > 0 and _d_cards(a0[lv], aln[lv]) >= need:
+                    w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], dled[lv])
+                    s = _slot(memo, w1, aln[lv])
+                    b = np.uint64(0xFF00)
+                    if memo[s, 0] == w1 and memo[s, 1] == aln[lv]:
+                        b = memo[s, 2]
+                    lo = np.int64(b & np.uint64(255))
+                    up = np.int64((b >> np.uint64(8)) & np.uint64(255))
+                    if res == 1:
+                        lo = max(lo, need)
+                    else:
+                        up = min(up, need)
+                    memo[s, 0] = w1
+                    memo[s, 1] = aln[lv]
+                    memo[s, 2] = np.uint64(lo) | (np.uint64(up) << np.uint64(8))
+            if lv == 0:
+                return res
+            lv -= 1
+            kd = kind[lv]
+            is_max = kd == _DLEAD or kd == _DPLAY
+            mode = _RETURN if (res == 1) == is_max else _NEXT  # a cut-off ends the node
+            continue
+        # mode == _NEXT
+        if idx[lv] >= nopt[lv]:
+            res = 0 if (kd == _DLEAD or kd == _DPLAY) else 1
+            mode = _RETURN
+            continue
+        o = opts[lv, idx[lv]]
+        idx[lv] += 1
+        c = lv + 1
+        x0, x1, x2, x3 = a0[lv], a1[lv], a2[lv], a3[lv]
+        xln, xhi, xhid = aln[lv], ahi[lv], hid[lv]
+        xled, xdled, xd = led[lv], dled[lv], dcard[lv]
+        nxt = -1  # the role to play next, 0 for D, -1 at the trick's end
+        won = -1  # at the trick's end: 1 D wins, 0 the defenders, 2 the defenders choose
+        if kd == _DEF:
+            xled = o
+            xhi = U0
+            xhid = 0
+            xd = _NOCARD
+            nxt = 1
+        elif kd == _DLEAD:
+            xhi = U0
+            xhid = 0
+            if o >= 40:
+                xled = o - 40
+                xln = _dec(xln, 36 + xled * 4)
+                xd = _TOP
+            elif o >= 32:
+                xled = o - 32
+                xln = _dec(xln, 48 + xled * 4)
+                xd = _LOW
+            else:
+                xled = _TRUMP
+                xhi = U1 << np.uint64(o - 16)
+                x0 ^= xhi
+                xhid = 1
+                xd = _OTHER
+            nxt = 2
+        elif kd == _PLAY:
+            r = role[lv]
+            if o == _FOLLOW:
+                xln = _dec(xln, (r - 1) * 12 + xled * 4)
+            elif o >= 16:
+                b = U1 << np.uint64(o - 16)
+                if r == 1:
+                    x1 ^= b
+                elif r == 2:
+                    x2 ^= b
+                else:
+                    x3 ^= b
+                if b > xhi:
+                    xhi = b
+                    xhid = 0
+            else:
+                xln = _dec(xln, (r - 1) * 12 + o * 4)
+            if xdled == 0:
+                nxt = 0 if r == 1 else (3 if r == 2 else -1)
+            else:
+                nxt = 3 if r == 2 else (1 if r == 3 else -1)
+        elif kd == _DPLAY:
+            if o == _DTOP:
+                xln = _dec(xln, 36 + xled * 4)
+                xd = _TOP
+            elif o == _DLOW:
+                xln = _dec(xln, 48 + xled * 4)
+                xd = _LOW
+            elif o >= 48:
+                j = o - 48
+                xln = _dec(xln, (48 if _dlow(xln, j) > 0 else 36) + j * 4)
+                xd = _OTHER
+            else:
+                b = U1 << np.uint64(o - 16)
+                x0 ^= b
+                if b > xhi:
+                    xhi = b
+                    xhid = 1
+                xd = _OTHER
+            nxt = 2
+        else:  # _OUT
+            won = o
+        if kd != _OUT and nxt < 0:
+            if xhi != U0:
+                won = xhid
+            elif xd == _TOP:
+                won = 1
+            elif xd == _LOW:
+                won = 2
+            else:
+                won = 0
+        a0[c], a1[c], a2[c], a3[c] = x0, x1, x2, x3
+        aln[c] = xln
+        ahi[c] = xhi
+        hid[c] = xhid
+        led[c] = xled
+        dled[c] = xdled
+        dcard[c] = xd
+        wins[c] = wins[lv]
+        if won == 2:
+            kind[c] = _OUT
+        elif won >= 0:
+            wins[c] += won
+            aln[c] = _normalise(xln)
+            kind[c] = _DLEAD if won == 1 else _DEF
+            dled[c] = won
+        elif nxt == 0:
+            kind[c] = _DPLAY
+        else:
+            kind[c] = _PLAY
+            role[c] = nxt
+        lv = c
+        mode = _ENTER
+
+
+@njit
+def _seat(d, r):
+    """The seat of role r (0 D, 1 its right-hand opponent, 2 left-hand, 3 partner)."""
+    return (d + (0 if r == 0 else (3 if r == 1 else r - 1))) & 3
+
+
+@njit
+def _squeeze(m, inplay):
+    """The bits of m (a subset of inplay) renumbered by rank among inplay: bits 0..12."""
+    out = U0
+    i = 0
+    while inplay != U0:
+        b = lowest_bit(inplay)
+        inplay ^= b
+        if m & b:
+            out |= U1 << np.uint64(i)
+        i += 1
+    return out
+
+
+@njit
+def ruff_tricks(hands, leader, trump, d, k, budget, memo):
+    """Whether the lone declarer `d` surely makes `k` of the tricks left, by the ruff game
+    above (`ruff_game_wins` within `budget` nodes, values memoised in `memo`, which may
+    serve every question about one deal and trump). A game out of budget counts as lost,
+    and is remembered so, not searched again for k or more."""
+    tm = SUIT_MASK[trump]
+    inplay = (hands[0] | hands[1] | hands[2] | hands[3]) & tm
+    t = np.empty(4, np.uint64)
+    for r in range(4):
+        seat = _seat(d, r)
+        t[r] = _squeeze(hands[seat] & tm, inplay)
+    ln = U0
+    j = 0
+    for s in range(4):
+        if s == trump:
+            continue
+        sm = SUIT_MASK[s]
+        for r in range(1, 4):
+            seat = _seat(d, r)
+            ln |= np.uint64(popcount(hands[seat] & sm)) << np.uint64((r - 1) * 12 + j * 4)
+        mine = hands[d] & sm
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) & sm & ~mine
+        top = mine
+        if others != U0:
+            top = mine & ~((U1 << np.uint64(64 - leading_zeros(others))) - U1)
+        ln |= np.uint64(popcount(top)) << np.uint64(36 + j * 4)
+        ln |= np.uint64(popcount(mine) - popcount(top)) << np.uint64(48 + j * 4)
+        j += 1
+    d_leads = 1 if leader == d else 0
+    ln = _normalise(ln)
+    w1 = _w1(t[0], t[1], t[2], t[3], d_leads)
+    s = _slot(memo, w1, ln)
+    if memo[s, 0] == w1 and memo[s, 1] == ln:
+        # known (a game's value, or a game out of budget): no game to set up
+        if k <= np.int64(memo[s, 2] & np.uint64(255)):
+            return True
+        if k >= np.int64((memo[s, 2] >> np.uint64(8)) & np.uint64(255)):
+            return False
+    res = ruff_game_wins(t[0], t[1], t[2], t[3], ln, d_leads, k, budget, memo)
+    if res < 0:
+        # out of budget: remembered as a loss for k (never claims a trick), not searched
+        # again
+        lo = 0
+        if memo[s, 0] == w1 and memo[s, 1] == ln:
+            lo = min(np.int64(memo[s, 2] & np.uint64(255)), k - 1)
+        memo[s, 0] = w1
+        memo[s, 1] = ln
+        memo[s, 2] = np.uint64(lo) | (np.uint64(k) << np.uint64(8))
+    return res == 1
+
+
+@njit
+def ruff_lower_bound(hands, leader, trump, d, lo, hi):
+    """The most tricks, from lo up to hi, that the lone declarer `d` makes in the ruff
+    game (lo when it makes no more), each target within `RUFF_GAME_BUDGET` nodes."""
+    memo = np.zeros((RUFF_MEMO, 3), np.uint64)
+    while lo < hi:
+        if not ruff_tricks(hands, leader, trump, d, lo + 1, RUFF_GAME_BUDGET, memo):
+            break
+        lo += 1
+    return lo
+
+
+def new_ruff_memo():
+    """An empty memo for `ruff_tricks`."""
+    return np.zeros((RUFF_MEMO, 3), np.uint64)

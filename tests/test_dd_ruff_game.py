@@ -1,0 +1,252 @@
+"""kernels.dd_ruff_game: the lone declarer's ruff game (R10, R18-R21).
+
+The kernel, which holds the players to dominant choices and memoises, agrees with an
+exhaustive minimax of the same game in plain Python (every card of every hand tried); a
+win in the game is a trick count the declarer makes in play (brute force on random
+endings); it proves what the quick bounds and the trump game cannot; a game out of
+budget never claims a trick.
+"""
+
+import random
+from functools import cache
+
+import numpy as np
+
+from analyser import parse_deal
+from kernels.dd_bounds import quick_bounds
+from kernels.dd_ruff_game import new_ruff_memo, ruff_lower_bound, ruff_tricks
+from kernels.dd_state import SUIT_MASK
+from kernels.dd_trump_game import TRUMP_MEMO, trump_tricks
+from tests.conftest import sized
+from tests.reference_dd import random_ending
+from tests.test_dd_search import brute_value
+
+_TRUMP = 3  # the trump led (side suits are 0..2)
+# N: SA D95, E: H9 C76, S: S75 C8, W: SJ HJ C4
+EXAMPLE = "N:A..95. .9..76 75...8 J.J..4"
+
+
+def _bits(mask):
+    return [1 << i for i in range(13) if mask >> i & 1]
+
+
+def _abstract(hands, trump, d):
+    """The game's start state of a position: trumps by role (D, A = right-hand opponent,
+    L = left-hand, P = partner) as 13-bit rank masks, the defenders' side-suit lengths,
+    D's top and other cards of each side suit (R20: top = above every other card)."""
+    seats = (d, (d + 3) % 4, (d + 1) % 4, (d + 2) % 4)
+    sides = [s for s in range(4) if s != trump]
+    trumps = tuple((hands[q] >> (13 * trump)) & 0x1FFF for q in seats)
+    lens = tuple(tuple(bin((hands[q] >> (13 * s)) & 0x1FFF).count("1") for s in sides)
+                 for q in seats[1:])
+    top, low = [], []
+    for s in sides:
+        mine = (hands[d] >> (13 * s)) & 0x1FFF
+        others = 0
+        for q in seats[1:]:
+            others |= (hands[q] >> (13 * s)) & 0x1FFF
+        n = bin(mine >> others.bit_length()).count("1")
+        top.append(n)
+        low.append(bin(mine).count("1") - n)
+    return trumps, lens, tuple(top), tuple(low)
+
+
+def _normalise(lens, top, low):
+    top, low = list(top), list(low)
+    for j in range(3):
+        if sum(lens[r][j] for r in range(3)) == 0:
+            top[j] += low[j]
+            low[j] = 0
+    return tuple(top), tuple(low)
+
+
+def _minus(lens, r, j):
+    rows = [list(x) for x in lens]
+    rows[r][j] -= 1
+    return tuple(tuple(x) for x in rows)
+
+
+def _defender_plays(trumps, lens, r, led):
+    """Every play of defender r (0 A, 1 L, 2 P) to a trick of suit `led` (R19): (trumps,
+    lens, trump card played or 0)."""
+    out = []
+    if led != _TRUMP and lens[r][led] > 0:
+        return [(trumps, _minus(lens, r, led), 0)]
+    if led == _TRUMP and trumps[r + 1]:
+        for c in _bits(trumps[r + 1]):
+            t = list(trumps)
+            t[r + 1] ^= c
+            out.append((tuple(t), lens, c))
+        return out
+    for c in _bits(trumps[r + 1]):  # a ruff
+        t = list(trumps)
+        t[r + 1] ^= c
+        out.append((tuple(t), lens, c))
+    for j in range(3):
+        if lens[r][j] > 0:
+            out.append((trumps, _minus(lens, r, j), 0))
+    return out
+
+
+def _declarer_plays(trumps, top, low, led):
+    """Every play of D: (trumps, top, low, trump card or 0, kind) with kind 'top' or 'low'
+    for a card of the side suit led, else 'other'."""
+    out = []
+    if led != _TRUMP and top[led] + low[led] > 0:
+        for kind, arr in (("top", top), ("low", low)):
+            if arr[led]:
+                a = list(arr)
+                a[led] -= 1
+                out.append((trumps, tuple(a), low, 0, kind) if kind == "top"
+                           else (trumps, top, tuple(a), 0, kind))
+        return out
+    for c in _bits(trumps[0]):
+        out.append(((trumps[0] ^ c,) + trumps[1:], top, low, c, "other"))
+    if led == _TRUMP and trumps[0]:
+        return out
+    for j in range(3):
+        if top[j]:
+            out.append((trumps, top[:j] + (top[j] - 1,) + top[j + 1:], low, 0, "other"))
+        if low[j]:
+            out.append((trumps, top, low[:j] + (low[j] - 1,) + low[j + 1:], 0, "other"))
+    return out
+
+
+@cache
+def _game(trumps, lens, top, low, d_leads, k):
+    """The ruff game by exhaustive minimax: True when D makes k more tricks."""
+    if k <= 0:
+        return True
+    if bin(trumps[0]).count("1") + sum(top) + sum(low) < k:
+        return False
+
+    def finish(trumps, lens, top, low, hi, hi_d, kind):
+        # R20: the highest trump, else D's top card of the suit led; D's other card of
+        # it might win in play, so the defenders choose
+        if hi:
+            outcomes = [hi_d]
+        elif kind == "top":
+            outcomes = [True]
+        elif kind == "low":
+            outcomes = [False, True]
+        else:
+            outcomes = [False]
+        top2, low2 = _normalise(lens, top, low)
+        return all(_game(trumps, lens, top2, low2, w, k - w) for w in outcomes)
+
+    def after(trumps, lens, top, low, led, order, hi, hi_d, kind):
+        # the defenders in `order` play in turn, each seeing the cards before it
+        if not order:
+            return finish(trumps, lens, top, low, hi, hi_d, kind)
+        r = order[0]
+        for t2, l2, c in _defender_plays(trumps, lens, r, led):
+            h2, d2 = (c, False) if c > hi else (hi, hi_d)
+            if not after(t2, l2, top, low, led, order[1:], h2, d2, kind):
+                return False
+        return True
+
+    if d_leads:
+        for j in range(3):
+            if top[j] and after(trumps, lens, top[:j] + (top[j] - 1,) + top[j + 1:], low, j,
+                                (1, 2, 0), 0, False, "top"):
+                return True
+            if low[j] and after(trumps, lens, top, low[:j] + (low[j] - 1,) + low[j + 1:], j,
+                                (1, 2, 0), 0, False, "low"):
+                return True
+        for c in _bits(trumps[0]):
+            if after((trumps[0] ^ c,) + trumps[1:], lens, top, low, _TRUMP, (1, 2, 0), c,
+                     True, "other"):
+                return True
+        return False
+    leads = [j for j in range(3) if sum(lens[r][j] for r in range(3))]
+    if trumps[1] | trumps[2] | trumps[3]:
+        leads.append(_TRUMP)
+    for led in leads:
+        # A plays before D, L and P after it
+        for t2, l2, c in _defender_plays(trumps, lens, 0, led):
+            if not any(after(t3, l2, top3, low3, led, (1, 2), max(c, dc),
+                             dc > c, kind)
+                       for t3, top3, low3, dc, kind in _declarer_plays(t2, top, low, led)):
+                return False
+    return True
+
+
+def _reference_best(hands, trump, d, leader):
+    trumps, lens, top, low = _abstract(hands, trump, d)
+    top, low = _normalise(lens, top, low)
+    n = len(_bits(trumps[0])) + sum(top) + sum(low)
+    best = 0
+    while best < n and _game(trumps, lens, top, low, leader == d, best + 1):
+        best += 1
+    return best
+
+
+def _kernel_best(hands, trump, d, leader):
+    arr = np.array(hands, np.uint64)
+    return ruff_lower_bound(arr, leader, trump, d, 0, bin(hands[d]).count("1"))
+
+
+def test_r19_r20_ruff_game_agrees_with_exhaustive_minimax():
+    # random endings of 2..4 cards in every suit count; the kernel's dominance cuts and
+    # D's restricted choices lose nothing against every card of every hand tried
+    rng = random.Random(5)
+    for _ in range(sized(150, 1500)):
+        k = rng.randint(2, 4)
+        hands = random_ending(rng, k, rng.choice([2, 3, 4]))
+        trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
+        assert _kernel_best(hands, trump, d, leader) == _reference_best(hands, trump, d,
+                                                                        leader), (
+            hands, trump, d, leader)
+
+
+def test_r19_r20_ruff_game_wins_are_tricks_in_play():
+    # random endings of 2..5 cards, every declarer, trump and leader: the game's tricks
+    # are tricks the declarer makes in play (the pure-Python minimax)
+    rng = random.Random(9)
+    proved = 0
+    for _ in range(sized(300, 3000)):
+        k = rng.randint(2, sized(4, 5))
+        hands = random_ending(rng, k, rng.choice([2, 3, 4]))
+        trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
+        best = _kernel_best(hands, trump, d, leader)
+        if best:
+            proved += 1
+            assert brute_value(hands, trump, leader, 1 << d, 1 << d) >= best, (
+                hands, trump, d, leader)
+    assert proved > sized(300, 3000) // 3
+
+
+def test_r19_r20_ruff_game_proves_what_the_other_bounds_cannot():
+    # EXAMPLE, spades trump, South declares and leads: South makes 2 (brute force); the
+    # quick bounds see none of them, the trump game not 2
+    arr = parse_deal(EXAMPLE)
+    hands = tuple(int(h) for h in arr)
+    assert brute_value(hands, 0, 2, 1 << 2, 1 << 2) == 2
+    assert quick_bounds(arr, 2, 0, 1 << 2, 1 << 2, 0)[0] == 0
+    assert not trump_tricks(arr, 2, 0, 2, 2, 10**6, np.zeros(TRUMP_MEMO, np.uint64))[0]
+    assert ruff_tricks(arr, 2, 0, 2, 2, 10**6, new_ruff_memo())
+    assert not ruff_tricks(arr, 2, 0, 2, 3, 10**6, new_ruff_memo())
+    assert ruff_lower_bound(arr, 2, 0, 2, 0, 3) == 2
+
+
+def test_ruff_game_out_of_budget_claims_nothing_and_is_remembered():
+    arr = parse_deal(EXAMPLE)
+    memo = new_ruff_memo()
+    assert not ruff_tricks(arr, 2, 0, 2, 2, 3, memo)  # 3 nodes: no proof
+    # remembered as lost for 2 (and more) in this memo, not searched again
+    assert not ruff_tricks(arr, 2, 0, 2, 2, 10**6, memo)
+    assert not ruff_tricks(arr, 2, 0, 2, 3, 10**6, memo)
+    assert ruff_tricks(arr, 2, 0, 2, 2, 10**6, new_ruff_memo())
+
+
+def test_ruff_game_state_is_the_trumps_and_side_lengths():
+    # the start state keeps every trump's owner and each hand's side-suit lengths, and
+    # D's top cards (R20); side ranks below D's top cards are forgotten
+    hands = tuple(int(h) for h in parse_deal(EXAMPLE))
+    trumps, lens, top, low = _abstract(hands, 0, 2)
+    spades = [hands[q] & int(SUIT_MASK[0]) for q in range(4)]  # bits 0..12
+    # roles: D = South, A (right-hand opponent, plays just before it) = East, L = West,
+    # P = North
+    assert trumps == (spades[2], spades[1], spades[3], spades[0])
+    assert lens == ((1, 0, 2), (1, 0, 1), (0, 2, 0))  # hearts, diamonds, clubs
+    assert top == (0, 0, 1) and low == (0, 0, 0)  # South's C8 is above C7 C6 C4
