@@ -1,0 +1,43 @@
+"""kernels: the compiled-code cache is keyed on every kernel source file.
+
+numba checks only a function's own file for changes; a kernel calling a changed function
+of another module would reload stale machine code. The cache folder is named after a
+digest of all kernel sources, so any change starts a fresh cache.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+
+import kernels
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_cache_folder_is_named_after_the_kernel_sources():
+    digest = kernels.source_digest()
+    assert Path(numba.config.CACHE_DIR).name == "numba-" + digest
+
+
+def test_any_kernel_source_change_changes_the_digest(tmp_path):
+    copy = tmp_path / "kernels"
+    shutil.copytree(ROOT / "kernels", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert kernels.source_digest(copy) == kernels.source_digest()
+    path = copy / "dd_search.py"
+    path.write_text(path.read_text() + "\n# changed\n")
+    assert kernels.source_digest(copy) != kernels.source_digest()
+    (copy / "new_kernel.py").write_text("")
+    path.write_text(path.read_text().replace("\n# changed\n", ""))
+    assert kernels.source_digest(copy) != kernels.source_digest()
+
+
+def test_cache_folder_goes_under_numba_cache_dir(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", "import kernels, numba; print(numba.config.CACHE_DIR)"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(out) == tmp_path / ("numba-" + kernels.source_digest())
