@@ -5,9 +5,9 @@ no Python objects cross into a kernel; policies and contract kinds are integer i
 The public, documented entry points live in :mod:`analyser`.
 
 Compiled code is cached on disk (kernels.jit), in a folder named after a digest of every
-kernel source file. numba checks only the changed function's own file, so a kernel whose
+kernel source file. numba checks only a function's own file for changes, so a kernel whose
 callee in another module changed would otherwise reload its old machine code, callee
-included (the solver's batch form kept an old `solve_value` this way): any change to a
+included (the solver's batch form calls `solve_value` in another module): any change to a
 kernel file now starts a fresh cache. The folder is under `NUMBA_CACHE_DIR` when that is
 set, else in this package's `__pycache__`, where the caches of older sources are removed.
 """
