@@ -341,10 +341,12 @@ def gone_of(hands):
 def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, gen, moves, scores):
     """Exact tricks of `winmask` from a trick-boundary position.
 
-    The window starts at the quick bounds; the first target is `guess` (clamped into the
-    window), later ones bisect it (on 11-card endings this took about 15% fewer nodes in
-    all than stepping one trick at a time from the guess, whose far-off False searches can
-    each cost nearly as much as the final ones).
+    The window starts at the quick bounds, its lower end raised, for a lone declarer with
+    a trump suit, to the tricks it makes in the ruff game (kernels.dd_ruff_game); the
+    first target is `guess` (clamped into the window), later ones bisect it (on 11-card
+    endings this took about 15% fewer nodes in all than stepping one trick at a time from
+    the guess, whose far-off False searches can each cost nearly as much as the final
+    ones).
     """
     gone = gone_of(hands)
     lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask, 0)
