@@ -239,9 +239,10 @@ def test_ruff_game_out_of_budget_claims_nothing_and_is_remembered():
     assert ruff_tricks(arr, 2, 0, 2, 2, 10**6, new_ruff_memo())
 
 
-def test_ruff_game_state_is_the_trumps_and_side_lengths():
-    # the start state keeps every trump's owner and each hand's side-suit lengths, and
-    # D's top cards (R20); side ranks below D's top cards are forgotten
+def test_reference_game_start_state_of_the_example():
+    # the oracle's own abstraction (the agreement test rests on it), checked by hand:
+    # every trump's owner, each hand's side-suit lengths and D's top cards (R20); side
+    # ranks below D's top cards are forgotten
     hands = tuple(int(h) for h in parse_deal(EXAMPLE))
     trumps, lens, top, low = _abstract(hands, 0, 2)
     spades = [hands[q] & int(SUIT_MASK[0]) for q in range(4)]  # bits 0..12
