@@ -29,11 +29,12 @@ a trump is D's in both), and the defenders have every choice they have in play a
 so D's tricks in the game are tricks D makes in play: a lower bound. D's own choices may
 be restricted at will (that only lowers the bound): D plays one trump of each run that
 no defender's trump (nor the one to beat) splits, never underruffs but with its lowest
-trump, and discards its non-top cards first. The defenders' choices are cut only where
-a choice is dominated: a trump played after D is the lowest, or (when D's trump leads
-the trick) the lowest one above it; A, before D, plays one trump of each run between
-D's trumps. A defender holding a higher trump instead of a lower one is never worse off
-(whichever defender wins a trick is theirs to choose), so those choices lose nothing.
+trump, and discards from a suit a non-top card when it holds one. The defenders' choices
+are cut only where a choice is dominated: a trump played after D is the lowest, or (when
+D's trump is the one to beat) the lowest one above it; A, before D, plays one trump of
+each run between D's trumps. A defender holding a higher trump instead of a lower one
+is never worse off (whichever defender wins a trick is theirs to choose), so those
+choices lose nothing.
 
 The game's value depends on the trumps' owners (relative ranks), every hand's side-suit
 lengths, D's top cards and who leads, so its memo is keyed on those alone.
