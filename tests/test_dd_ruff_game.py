@@ -11,6 +11,7 @@ import random
 from functools import cache
 
 import numpy as np
+import pytest
 
 from analyser import parse_deal
 from kernels.dd_bounds import quick_bounds
@@ -22,6 +23,7 @@ from tests.reference_dd import random_ending
 from tests.test_dd_search import brute_value
 
 _TRUMP = 3  # the trump led (side suits are 0..2)
+SCALES = ["quick", pytest.param("full", marks=pytest.mark.slow)]  # full: under make verify
 # N: SA D95, E: H9 C76, S: S75 C8, W: SJ HJ C4
 EXAMPLE = "N:A..95. .9..76 75...8 J.J..4"
 
@@ -186,11 +188,16 @@ def _kernel_best(hands, trump, d, leader):
     return ruff_lower_bound(arr, leader, trump, d, 0, bin(hands[d]).count("1"))
 
 
-def test_r19_r20_ruff_game_agrees_with_exhaustive_minimax():
+def _count(scale, quick, full):
+    return quick if scale == "quick" else sized(quick, full)
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_r19_r20_ruff_game_agrees_with_exhaustive_minimax(scale):
     # random endings of 2..4 cards in every suit count; the kernel's dominance cuts and
     # D's restricted choices lose nothing against every card of every hand tried
-    rng = random.Random(5)
-    for _ in range(sized(150, 1500)):
+    rng = random.Random(5 if scale == "quick" else 6)
+    for _ in range(_count(scale, 150, 1500)):
         k = rng.randint(2, 4)
         hands = random_ending(rng, k, rng.choice([2, 3, 4]))
         trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
@@ -199,13 +206,15 @@ def test_r19_r20_ruff_game_agrees_with_exhaustive_minimax():
             hands, trump, d, leader)
 
 
-def test_r19_r20_ruff_game_wins_are_tricks_in_play():
+@pytest.mark.parametrize("scale", SCALES)
+def test_r19_r20_ruff_game_wins_are_tricks_in_play(scale):
     # random endings of 2..5 cards, every declarer, trump and leader: the game's tricks
     # are tricks the declarer makes in play (the pure-Python minimax)
-    rng = random.Random(9)
+    rng = random.Random(9 if scale == "quick" else 10)
     proved = 0
-    for _ in range(sized(300, 3000)):
-        k = rng.randint(2, sized(4, 5))
+    n = _count(scale, 300, 3000)
+    for _ in range(n):
+        k = rng.randint(2, _count(scale, 4, 5))
         hands = random_ending(rng, k, rng.choice([2, 3, 4]))
         trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
         best = _kernel_best(hands, trump, d, leader)
@@ -213,7 +222,7 @@ def test_r19_r20_ruff_game_wins_are_tricks_in_play():
             proved += 1
             assert brute_value(hands, trump, leader, 1 << d, 1 << d) >= best, (
                 hands, trump, d, leader)
-    assert proved > sized(300, 3000) // 3
+    assert proved > n // 3
 
 
 def test_r19_r20_ruff_game_proves_what_the_other_bounds_cannot():
