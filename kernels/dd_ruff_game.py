@@ -134,6 +134,23 @@ def _slot(memo, w1, w2):
 
 
 @njit
+def _memo_get(memo, s, w1, w2):
+    """(proven, refuted): the bounds on the tricks still needed kept for a state (0 and
+    255 when its slot holds another state)."""
+    if memo[s, 0] == w1 and memo[s, 1] == w2:
+        b = memo[s, 2]
+        return np.int64(b & np.uint64(255)), np.int64((b >> np.uint64(8)) & np.uint64(255))
+    return 0, 255
+
+
+@njit
+def _memo_put(memo, s, w1, w2, proven, refuted):
+    memo[s, 0] = w1
+    memo[s, 1] = w2
+    memo[s, 2] = np.uint64(proven) | (np.uint64(refuted) << np.uint64(8))
+
+
+@njit
 def _w1(t0, t1, t2, t3, d_leads):
     return (t0 | (t1 << np.uint64(13)) | (t2 << np.uint64(26)) | (t3 << np.uint64(39))
             | (np.uint64(d_leads) << np.uint64(52)) | (U1 << np.uint64(53)))
@@ -278,15 +295,13 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo):
                     mode = _RETURN
                 else:
                     w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], dled[lv])
-                    s = _slot(memo, w1, aln[lv])
-                    if memo[s, 0] == w1 and memo[s, 1] == aln[lv]:
-                        b = memo[s, 2]
-                        if need <= np.int64(b & np.uint64(255)):
-                            res = 1
-                            mode = _RETURN
-                        elif need >= np.int64((b >> np.uint64(8)) & np.uint64(255)):
-                            res = 0
-                            mode = _RETURN
+                    lo, up = _memo_get(memo, _slot(memo, w1, aln[lv]), w1, aln[lv])
+                    if need <= lo:
+                        res = 1
+                        mode = _RETURN
+                    elif need >= up:
+                        res = 0
+                        mode = _RETURN
             if mode == _NEXT:
                 nopt[lv] = _options(kd, role[lv], led[lv], dled[lv], a0[lv], a1[lv], a2[lv],
                                     a3[lv], aln[lv], ahi[lv], hid[lv] == 1, opts[lv])
@@ -298,18 +313,12 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo):
                 if need > 0 and _d_cards(a0[lv], aln[lv]) >= need:
                     w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], dled[lv])
                     s = _slot(memo, w1, aln[lv])
-                    b = np.uint64(0xFF00)
-                    if memo[s, 0] == w1 and memo[s, 1] == aln[lv]:
-                        b = memo[s, 2]
-                    lo = np.int64(b & np.uint64(255))
-                    up = np.int64((b >> np.uint64(8)) & np.uint64(255))
+                    lo, up = _memo_get(memo, s, w1, aln[lv])
                     if res == 1:
                         lo = max(lo, need)
                     else:
                         up = min(up, need)
-                    memo[s, 0] = w1
-                    memo[s, 1] = aln[lv]
-                    memo[s, 2] = np.uint64(lo) | (np.uint64(up) << np.uint64(8))
+                    _memo_put(memo, s, w1, aln[lv], lo, up)
             if lv == 0:
                 return res
             lv -= 1
@@ -450,17 +459,15 @@ def _squeeze(m, inplay):
 
 
 @njit
-def ruff_tricks(hands, leader, trump, d, k, budget, memo):
-    """Whether the lone declarer `d` surely makes `k` of the tricks left, by the ruff game
-    above (`ruff_game_wins` within `budget` nodes, values memoised in `memo`, which may
-    serve every question about one deal and trump). A game out of budget counts as lost,
-    and is remembered so, not searched again for k or more."""
+def _start(hands, trump, d):
+    """The game's start state of a position: the trumps by role (bits 0..12, relative
+    ranks) and the packed side-suit word (`ruff_game_wins`)."""
     tm = SUIT_MASK[trump]
     inplay = (hands[0] | hands[1] | hands[2] | hands[3]) & tm
-    t = np.empty(4, np.uint64)
-    for r in range(4):
-        seat = _seat(d, r)
-        t[r] = _squeeze(hands[seat] & tm, inplay)
+    t0 = _squeeze(hands[d] & tm, inplay)
+    t1 = _squeeze(hands[_seat(d, 1)] & tm, inplay)
+    t2 = _squeeze(hands[_seat(d, 2)] & tm, inplay)
+    t3 = _squeeze(hands[_seat(d, 3)] & tm, inplay)
     ln = U0
     j = 0
     for s in range(4):
@@ -468,8 +475,8 @@ def ruff_tricks(hands, leader, trump, d, k, budget, memo):
             continue
         sm = SUIT_MASK[s]
         for r in range(1, 4):
-            seat = _seat(d, r)
-            ln |= np.uint64(popcount(hands[seat] & sm)) << np.uint64((r - 1) * 12 + j * 4)
+            ln |= (np.uint64(popcount(hands[_seat(d, r)] & sm))
+                   << np.uint64((r - 1) * 12 + j * 4))
         mine = hands[d] & sm
         others = (hands[0] | hands[1] | hands[2] | hands[3]) & sm & ~mine
         top = mine
@@ -478,27 +485,29 @@ def ruff_tricks(hands, leader, trump, d, k, budget, memo):
         ln |= np.uint64(popcount(top)) << np.uint64(36 + j * 4)
         ln |= np.uint64(popcount(mine) - popcount(top)) << np.uint64(48 + j * 4)
         j += 1
-    d_leads = 1 if leader == d else 0
-    ln = _normalise(ln)
-    w1 = _w1(t[0], t[1], t[2], t[3], d_leads)
-    s = _slot(memo, w1, ln)
-    if memo[s, 0] == w1 and memo[s, 1] == ln:
-        # known (a game's value, or a game out of budget): no game to set up
-        if k <= np.int64(memo[s, 2] & np.uint64(255)):
-            return True
-        if k >= np.int64((memo[s, 2] >> np.uint64(8)) & np.uint64(255)):
-            return False
-    res = ruff_game_wins(t[0], t[1], t[2], t[3], ln, d_leads, k, budget, memo)
+    return t0, t1, t2, t3, _normalise(ln)
+
+
+@njit
+def _wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo):
+    """`ruff_game_wins` as a bool; a game out of budget counts as lost and is remembered
+    so (never claiming a trick), not searched again for k or more."""
+    res = ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo)
     if res < 0:
-        # out of budget: remembered as a loss for k (never claims a trick), not searched
-        # again
-        lo = 0
-        if memo[s, 0] == w1 and memo[s, 1] == ln:
-            lo = min(np.int64(memo[s, 2] & np.uint64(255)), k - 1)
-        memo[s, 0] = w1
-        memo[s, 1] = ln
-        memo[s, 2] = np.uint64(lo) | (np.uint64(k) << np.uint64(8))
+        w1 = _w1(t0, t1, t2, t3, d_leads)
+        s = _slot(memo, w1, ln)
+        lo, _ = _memo_get(memo, s, w1, ln)
+        _memo_put(memo, s, w1, ln, min(lo, k - 1), k)
     return res == 1
+
+
+@njit
+def ruff_tricks(hands, leader, trump, d, k, budget, memo):
+    """Whether the lone declarer `d` surely makes `k` of the tricks left, by the ruff game
+    above (`ruff_game_wins` within `budget` nodes, values memoised in `memo`, which may
+    serve every question about one deal and trump)."""
+    t0, t1, t2, t3, ln = _start(hands, trump, d)
+    return _wins(t0, t1, t2, t3, ln, 1 if leader == d else 0, k, budget, memo)
 
 
 @njit
@@ -506,9 +515,9 @@ def ruff_lower_bound(hands, leader, trump, d, lo, hi):
     """The most tricks, from lo up to hi, that the lone declarer `d` makes in the ruff
     game (lo when it makes no more), each target within `RUFF_GAME_BUDGET` nodes."""
     memo = np.zeros((RUFF_MEMO, 3), np.uint64)
-    while lo < hi:
-        if not ruff_tricks(hands, leader, trump, d, lo + 1, RUFF_GAME_BUDGET, memo):
-            break
+    t0, t1, t2, t3, ln = _start(hands, trump, d)
+    d_leads = 1 if leader == d else 0
+    while lo < hi and _wins(t0, t1, t2, t3, ln, d_leads, lo + 1, RUFF_GAME_BUDGET, memo):
         lo += 1
     return lo
 
