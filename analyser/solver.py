@@ -14,6 +14,7 @@ import numpy as np
 
 from analyser.cards import CardError, parse_seat, parse_suit
 from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
+from kernels.dd_ruff_game import RUFF_CUT_MEMO, new_ruff_memo
 from kernels.dd_tt import new_table, new_tables
 
 __all__ = [
@@ -42,7 +43,10 @@ class SolverInputError(CardError):
 
 
 def set_table_memory(per_table_mib=128, per_process_mib=1024):
-    """Configure transposition-table sizes (MiB per table, MiB for all tables of a process)."""
+    """Configure transposition-table sizes (MiB per table, MiB for all tables of a process).
+
+    Each table's worker also keeps the ruff game's memo (kernels.dd_ruff_game), an eighth
+    of its table's size and at most 12 MiB."""
     global _TABLE_MIB, _PROCESS_MIB
     if per_table_mib <= 0 or per_process_mib <= 0:
         raise SolverInputError("table memory must be positive")
@@ -55,18 +59,27 @@ def set_table_memory(per_table_mib=128, per_process_mib=1024):
 _local = threading.local()
 
 
+def _ruff_memo_entries(mib):
+    """Entries of a worker's ruff-game memo (24 bytes each) beside a table of `mib` MiB:
+    a power of two, at most an eighth of the table and `RUFF_CUT_MEMO`."""
+    n = max(2, int(mib * (1 << 20)) // (8 * 24))
+    return min(RUFF_CUT_MEMO, 1 << (n.bit_length() - 1))
+
+
 class _Worker:
-    """One transposition table with its generation counter (one per Python thread)."""
+    """One transposition table with its generation counter and ruff-game memo (one per
+    Python thread)."""
 
     def __init__(self, mib):
         self.exact, self.classes = new_table(mib)
         self.gens = np.zeros(1, np.int64)
+        self.rmemo = new_ruff_memo(_ruff_memo_entries(mib))
 
     def run(self, hands, leader, jobs):
         """Results (jobs,) of the jobs on one validated deal."""
         out = np.zeros((1, len(jobs)), np.int8)
         solve_jobs(hands[None, :], 0, 1, leader, np.asarray(jobs, np.int64).reshape(-1, 3),
-                   out, self.exact, self.classes, self.gens, 0)
+                   out, self.exact, self.classes, self.gens, 0, self.rmemo)
         return out[0]
 
 
@@ -89,17 +102,18 @@ def _run_batch(deals, leader, jobs):
     n = deals.shape[0]
     out = np.zeros((n, jobs.shape[0]), np.int8)
     with _batch_lock:
-        exact, classes, gens = _batch_state()
+        exact, classes, gens, rmemos = _batch_state()
         workers = min(exact.shape[0], n)
         if workers <= 1:
-            solve_jobs(deals, 0, 1, leader, jobs, out, exact[0], classes[0], gens, 0)
+            solve_jobs(deals, 0, 1, leader, jobs, out, exact[0], classes[0], gens, 0, rmemos[0])
             return out
         chunks = _Chunks(n, workers)
 
         def work(t):
             while (span := chunks.next()) is not None:
                 a, b = span
-                solve_jobs(deals[a:b], 0, 1, leader, jobs, out[a:b], exact[t], classes[t], gens, t)
+                solve_jobs(deals[a:b], 0, 1, leader, jobs, out[a:b], exact[t], classes[t], gens, t,
+                           rmemos[t])
 
         with ThreadPoolExecutor(workers, thread_name_prefix="dd-batch") as pool:
             for f in [pool.submit(work, t) for t in range(workers)]:
@@ -136,14 +150,15 @@ _batch_lock = threading.Lock()
 
 def _batch_state():
     """Tables for the batch workers: one per worker (`numba.get_num_threads()` of them),
-    within the process budget."""
+    within the process budget, with their generation counters and ruff-game memos."""
     nt = max(1, numba.get_num_threads())
     state = _batch_tables.get(nt)
     if state is None:
         mib = min(_TABLE_MIB, _PROCESS_MIB / nt)
         exact, classes = new_tables(mib, nt)
         gens = np.zeros(nt, np.int64)
-        state = _batch_tables[nt] = (exact, classes, gens)
+        rmemos = np.zeros((nt, _ruff_memo_entries(mib), 3), np.uint64)
+        state = _batch_tables[nt] = (exact, classes, gens, rmemos)
     return state
 
 

@@ -35,8 +35,9 @@ JOB_LITTLE = 2
 
 
 @njit
-def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot):
-    """Run every job on deals first, first + step, ... with one table; results into `out`."""
+def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot, rmemo):
+    """Run every job on deals first, first + step, ... with one table and one ruff-game memo
+    (`rmemo`, kernels.dd_search.search); results into `out`."""
     n = deals.shape[0]
     moves = np.zeros((MAX_PLY, MAX_MOVES), np.int64)
     scores = np.zeros((MAX_PLY, MAX_MOVES), np.int64)
@@ -57,7 +58,7 @@ def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot
                 if guess < 0:
                     guess = 4 if (seats & (seats - 1)) == 0 else 7
                 v = solve_value(hands, leader, arg, seats, seats, guess, exact, classes, gen,
-                                moves, scores)
+                                moves, scores, rmemo)
                 last_value[seats] = v
                 out[i, j] = v
             elif kind == JOB_GRAND:

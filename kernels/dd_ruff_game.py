@@ -52,6 +52,8 @@ from kernels.jit import njit
 
 RUFF_GAME_BUDGET = 1 << 18  # nodes (plays and trick starts) of one game at most
 RUFF_MEMO = 1 << 15  # entries (three words each) of the memo of one solve
+RUFF_CUT_BUDGET = 8192  # nodes of one game asked at a node of the search (`ruff_cut`)
+RUFF_CUT_MEMO = 1 << 19  # entries of a worker's memo for those games (12 MiB)
 
 # node kinds
 _DEF = 0  # defenders on lead: which suit (min)
@@ -511,6 +513,36 @@ def ruff_tricks(hands, leader, trump, d, k, budget, memo):
 
 
 @njit
+def ruff_cut(hands, leader, trump, d, k, memo):
+    """(bool, relevance): whether the lone declarer `d` surely makes `k` of the tricks
+    left by the ruff game (within `RUFF_CUT_BUDGET` nodes), for a trick-boundary node of
+    the search, with the cards the answer rests on (kernels.dd_tt): D's lowest trump (the
+    game sees only how the trumps interleave with D's; lower ones are told apart by their
+    hands' lengths alone) and, in each side suit where D holds top cards, its lowest top
+    card, so that D holds at least as many top cards in every position of the class (more
+    top cards never cost D a trick in the game: with a lower card the defenders choose
+    the trick's winner, and D is one of their choices). The game's values depend on its
+    abstract state alone, not on the deal, so `memo` may serve every deal a worker
+    solves; an out-of-budget game is remembered as lost.
+    """
+    t0, t1, t2, t3, ln = _start(hands, trump, d)
+    if not _wins(t0, t1, t2, t3, ln, 1 if leader == d else 0, k, RUFF_CUT_BUDGET, memo):
+        return False, U0
+    rel = lowest_bit(hands[d] & SUIT_MASK[trump])
+    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[d]
+    j = 0
+    for s in range(4):
+        if s == trump:
+            continue
+        o = others & SUIT_MASK[s]
+        if _dtop(ln, j) > 0 and o != U0:
+            top = hands[d] & SUIT_MASK[s] & ~((U1 << np.uint64(64 - leading_zeros(o))) - U1)
+            rel |= lowest_bit(top)
+        j += 1
+    return True, rel
+
+
+@njit
 def ruff_lower_bound(hands, leader, trump, d, lo, hi):
     """The most tricks, from lo up to hi, that the lone declarer `d` makes in the ruff
     game (lo when it makes no more), each target within `RUFF_GAME_BUDGET` nodes."""
@@ -522,6 +554,8 @@ def ruff_lower_bound(hands, leader, trump, d, lo, hi):
     return lo
 
 
-def new_ruff_memo():
-    """An empty memo for `ruff_tricks`."""
-    return np.zeros((RUFF_MEMO, 3), np.uint64)
+def new_ruff_memo(entries=RUFF_MEMO):
+    """An empty memo for `ruff_tricks` or `ruff_cut` (`entries` a power of two)."""
+    if entries < 2 or entries & (entries - 1):
+        raise ValueError(f"memo entries must be a power of two >= 2, not {entries}")
+    return np.zeros((entries, 3), np.uint64)

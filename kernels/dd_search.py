@@ -23,7 +23,7 @@ from kernels.dd_bounds import (
     side_takes_trick,
 )
 from kernels.dd_moves import order_moves
-from kernels.dd_ruff_game import ruff_lower_bound
+from kernels.dd_ruff_game import ruff_cut, ruff_lower_bound
 from kernels.dd_state import (
     FULL_DECK,
     SUIT_MASK,
@@ -86,7 +86,8 @@ def trick_relevance(row, winner_index):
 
 
 @njit
-def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves, scores):
+def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves, scores,
+           rmemo):
     """True when the maximising seats can make `winmask` take >= `need` of the tricks left.
 
     The position is at a trick boundary with `leader` to lead; `gone` holds the cards out
@@ -101,6 +102,10 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     below every relevant card of that suit, has been tried without a cut-off, every other
     such card of the suit in that hand gives the same value (the two positions agree on
     every card that matters) and is skipped.
+
+    `rmemo` is the ruff game's memo (kernels.dd_ruff_game.new_ruff_memo), asked at a lone
+    declarer's open trick boundaries with a trump suit; a memo of one entry leaves the ruff
+    game out of the search.
     """
     tricks = np.zeros((MAX_TRICKS + 1, 4), np.int64)
     leaders = np.zeros(MAX_TRICKS + 2, np.int64)
@@ -126,6 +131,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     misere_game = lone and trump < 0 and maxmask != winmask
     trump_game = lone and trump >= 0 and maxmask == winmask
     plain = maxmask == winmask  # the maximising seats' own tricks count (not misère)
+    ruff_on = trump_game and rmemo.shape[0] > 1  # the ruff game too, unless no memo is given
     memo = np.zeros(MISERE_MEMO if misere_game else (TRUMP_MEMO if trump_game else 1),
                     np.uint64)
     leaders[0] = leader
@@ -218,14 +224,17 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
                         if mode == _NEXT and (trump_game or misere_game):
                             # a search of its own may settle what a lone seat needs
                             # (stored like a search's result): the lone declarer's trump
-                            # game, or in misère the defenders on lead leading one suit
-                            # on and on
+                            # game, then its ruff game (memo `rmemo`, kept by the worker
+                            # across solves), or in misère the defenders on lead leading
+                            # one suit on and on
                             d = trailing_zeros(np.uint64(winmask))
                             won = False
                             grel = U0
                             if trump_game:
                                 won, grel = trump_tricks(hands, ld, trump, d, nd,
                                                          TRUMP_GAME_BUDGET, memo)
+                                if not won and ruff_on:
+                                    won, grel = ruff_cut(hands, ld, trump, d, nd, rmemo)
                             elif nd == 1 and d != ld:
                                 won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo)
                             if won:
@@ -338,7 +347,8 @@ def gone_of(hands):
 
 
 @njit
-def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, gen, moves, scores):
+def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, gen, moves, scores,
+                rmemo):
     """Exact tricks of `winmask` from a trick-boundary position.
 
     The window starts at the quick bounds, its lower end raised, for a lone declarer with
@@ -358,7 +368,7 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
         if search(hands, leader, gone, t, trump, maxmask, winmask, exact, classes, gen, moves,
-                  scores):
+                  scores, rmemo):
             lo = t
         else:
             hi = t - 1
@@ -373,7 +383,7 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores):
         return True
     winmask = 1 << declarer
     return not search(hands, leader, gone_of(hands), 1, -1, 15 ^ winmask, winmask,
-                      exact, classes, gen, moves, scores)
+                      exact, classes, gen, moves, scores, np.zeros((1, 3), np.uint64))
 
 
 DISCARD_HIGHEST = 0

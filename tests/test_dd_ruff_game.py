@@ -15,7 +15,7 @@ import pytest
 
 from analyser import parse_deal
 from kernels.dd_bounds import quick_bounds
-from kernels.dd_ruff_game import new_ruff_memo, ruff_lower_bound, ruff_tricks
+from kernels.dd_ruff_game import new_ruff_memo, ruff_cut, ruff_lower_bound, ruff_tricks
 from kernels.dd_state import SUIT_MASK
 from kernels.dd_trump_game import TRUMP_MEMO, trump_tricks
 from tests.conftest import sized
@@ -223,6 +223,53 @@ def test_r19_r20_ruff_game_wins_are_tricks_in_play(scale):
             assert brute_value(hands, trump, leader, 1 << d, 1 << d) >= best, (
                 hands, trump, d, leader)
     assert proved > n // 3
+
+
+def _class_variant(rng, hands, rel):
+    """A random position of the table class that `rel` defines (kernels.dd_tt): in each
+    suit the cards at or above its lowest relevant card keep their owners, the lower ones
+    are dealt out again among the same hands, each keeping its count of them."""
+    out = [0, 0, 0, 0]
+    for s in range(4):
+        r = (rel >> (13 * s)) & 0x1FFF
+        floor = (r & -r) if r else 1 << 13  # cards below it are free
+        low = []
+        for q in range(4):
+            cards = (hands[q] >> (13 * s)) & 0x1FFF
+            out[q] |= (cards & ~(floor - 1)) << (13 * s)
+            low += [(c, q) for c in range(13) if cards >> c & 1 and (1 << c) < floor]
+        owners = [q for _, q in low]
+        rng.shuffle(owners)
+        for (c, _), q in zip(low, owners, strict=True):
+            out[q] |= 1 << (13 * s + c)
+    return tuple(out)
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_r19_r20_ruff_cut_holds_across_the_class_it_stores(scale):
+    # the search stores a ruff-game win for every position agreeing on the cards at or
+    # above its relevance (and on every hand's suit lengths): the declarer makes the
+    # target in each of them (brute force). A relevance without D's lowest top card of a
+    # side suit, or without D's lowest trump, fails this (both checked)
+    rng = random.Random(13 if scale == "quick" else 14)
+    memo = new_ruff_memo(1 << 12)
+    checked = 0
+    n = _count(scale, 400, 3000)
+    for _ in range(n):
+        k = rng.randint(2, 5)
+        hands = random_ending(rng, k, rng.choice([2, 3, 4]))
+        trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
+        target = rng.randint(1, k)
+        won, rel = ruff_cut(np.array(hands, np.uint64), leader, trump, d, target, memo)
+        if not won:
+            continue
+        assert brute_value(hands, trump, leader, 1 << d, 1 << d) >= target
+        for _ in range(3):
+            variant = _class_variant(rng, hands, int(rel))
+            checked += variant != hands
+            assert brute_value(variant, trump, leader, 1 << d, 1 << d) >= target, (
+                hands, variant, trump, d, leader, target)
+    assert checked > n // 4
 
 
 def test_r19_r20_ruff_game_proves_what_the_other_bounds_cannot():

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
+from kernels.dd_ruff_game import new_ruff_memo
 from kernels.dd_search import defender_discard, highest_rank, new_buffers, solve_value
 from kernels.dd_tt import new_table
 from kernels.jit import njit
@@ -95,6 +96,7 @@ def work():
 
 
 _GENS = np.zeros(1, np.int64)
+_RMEMO = new_ruff_memo(1 << 12)  # the ruff game's memo, shared like a worker's
 
 
 def _job(arr, leader, kind, seats, arg, exact, classes):
@@ -105,7 +107,7 @@ def _job(arr, leader, kind, seats, arg, exact, classes):
     """
     out = np.zeros((1, 1), np.int8)
     jobs = np.array([[kind, seats, arg]], np.int64)
-    solve_jobs(arr[None, :], 0, 1, leader, jobs, out, exact, classes, _GENS, 0)
+    solve_jobs(arr[None, :], 0, 1, leader, jobs, out, exact, classes, _GENS, 0, _RMEMO)
     return int(out[0, 0])
 
 
@@ -122,9 +124,10 @@ def solve_little_job(arr, declarer, leader, exact, classes):
 
 
 @njit
-def _value_inside(hands, leader, trump, maxmask, winmask, exact, classes, moves, scores):
+def _value_inside(hands, leader, trump, maxmask, winmask, exact, classes, moves, scores, rmemo):
     """Calls the kernel from inside another compiled function (STYLE.md)."""
-    return solve_value(hands, leader, trump, maxmask, winmask, 2, exact, classes, 1, moves, scores)
+    return solve_value(hands, leader, trump, maxmask, winmask, 2, exact, classes, 1, moves, scores,
+                       rmemo)
 
 
 def _cases(seed, n, kmax):
@@ -150,7 +153,8 @@ def test_partnership_tricks_match_brute_force_inside_njit(work):
         side = rng.choice([(0, 2), (1, 3), (0, 1, 2), (3,)])
         mask = sum(1 << s for s in side)
         arr = np.array(hands, np.uint64)
-        got = _value_inside(arr, leader, trump, mask, mask, exact, classes, moves, scores)
+        got = _value_inside(arr, leader, trump, mask, mask, exact, classes, moves, scores,
+                            _RMEMO)
         assert got == brute_value(hands, trump, leader, mask, mask), (hands, trump, side, leader)
         assert [int(h) for h in arr] == hands  # make/undo restored the position in place
 

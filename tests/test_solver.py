@@ -334,20 +334,22 @@ def test_batch_of_zero_deals():
 
 
 def test_search_kernel_callable_from_njit():
+    from kernels.dd_ruff_game import new_ruff_memo
     from kernels.dd_search import new_buffers, solve_value
     from kernels.dd_tt import new_table
 
     @njit
-    def inside(hands, leader, trump, seat, exact, classes, moves, scores):
+    def inside(hands, leader, trump, seat, exact, classes, moves, scores, rmemo):
         return solve_value(hands, leader, trump, 1 << seat, 1 << seat, 4, exact, classes, 1,
-                           moves, scores)
+                           moves, scores, rmemo)
 
     rng = random.Random(808)
     for i in range(20):
         deal = ref.random_ending(rng, 4, 3)
         exact, classes = new_table(1)
         moves, scores = new_buffers()
-        got = inside(arr(deal), i % 4, TRUMPS[i % 5], (i // 4) % 4, exact, classes, moves, scores)
+        got = inside(arr(deal), i % 4, TRUMPS[i % 5], (i // 4) % 4, exact, classes, moves, scores,
+                     new_ruff_memo(1 << 10))
         assert got == ref.dd_tricks(deal, (i // 4) % 4, TRUMPS[i % 5], i % 4)
 
 
