@@ -36,9 +36,10 @@ analysis: install
 test: install
 	$(PY) -m pytest -q
 
-# The full-size checks (slow tests, >= 1,000 deals against DDS).
+# The full-size checks: every test, the slow ones included (>= 1,000 deals against DDS),
+# each random check at its full sample size (tests/conftest.py `sized`).
 verify: install
-	BOSTON_FULL=1 $(PY) -m pytest -q -m slow
+	BOSTON_FULL=1 $(PY) -m pytest -q -m "slow or not slow"
 
 bench: install
 	$(PY) -m bench

@@ -177,20 +177,24 @@ def boston_mode(n: int, repeats: int) -> str:
 
 
 def table_memory() -> str:
-    """Section (c): configured and allocated transposition-table memory."""
+    """Section (c): configured and allocated transposition-table memory, with the ruff
+    game's memo each worker keeps beside its table."""
     per_table = getattr(solver, "_TABLE_MIB", None)
     per_process = getattr(solver, "_PROCESS_MIB", None)
-    held = 0
+    tables = memos = 0
     worker = getattr(getattr(solver, "_local", None), "worker", None)
     if worker is not None:
-        held += worker.exact.nbytes + worker.classes.nbytes
-    for exact, classes, _ in getattr(solver, "_batch_tables", {}).values():
-        held += exact.nbytes + classes.nbytes
+        tables += worker.exact.nbytes + worker.classes.nbytes
+        memos += worker.rmemo.nbytes
+    for exact, classes, _, rmemos in getattr(solver, "_batch_tables", {}).values():
+        tables += exact.nbytes + classes.nbytes
+        memos += rmemos.nbytes
     return "\n".join([
         "(c) Transposition tables: configured budget "
         f"{per_table} MiB per table, {per_process} MiB per process "
         "(`analyser.solver.set_table_memory`); tables held after (a) and (b): "
-        f"{held / 2**20:.0f} MiB; process resident memory now {rss_mib():.0f} MiB.",
+        f"{tables / 2**20:.0f} MiB, and beside them the ruff game's memos "
+        f"{memos / 2**20:.0f} MiB; process resident memory now {rss_mib():.0f} MiB.",
         "",
     ])
 

@@ -33,3 +33,14 @@ def test_dds_never_meets_the_deal_of_its_previous_call(monkeypatch):
     assert len(set(value_only)) == 5 and sorted(value_only) == sorted(every_card)
     for (a, _), (b, _) in zip(calls, calls[1:], strict=False):
         assert a != b, "DDS called twice in a row on the same deal"
+
+
+def test_memory_line_counts_tables_and_ruff_memos():
+    # section (c) reads the solver's tables and memos (single-solve and batch workers)
+    deals = analyser.deal_random(2, seed=5)
+    analyser.dd_tricks(deals[0], 0, 0, 1)
+    analyser.dd_table(deals, 1)
+    line = bench_solver.table_memory()
+    assert "tables held after (a) and (b)" in line and "ruff game's memos" in line
+    memos = int(line.split("ruff game's memos ")[1].split(" MiB")[0])
+    assert memos > 0
