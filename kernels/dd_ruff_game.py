@@ -1,8 +1,9 @@
 """How many tricks a lone declarer surely takes with its trumps and top cards: the ruff game.
 
 `solve_value` (kernels.dd_search) asks it once per solve of a numeric contract with a
-trump suit (R10, R18-R21), before any search: every trick the game proves is a trick the
-search need not prove. Where the trump game (kernels.dd_trump_game) forgets the side
+trump suit (R10, R18-R21), before any search (`ruff_lower_bound`), and the search asks it
+again at each trick boundary it cannot settle otherwise (`ruff_cut`): every trick the
+game proves is a trick the search need not prove. Where the trump game (kernels.dd_trump_game) forgets the side
 suits, this game keeps, for each side suit, how many cards every defender holds and how
 many of the declarer D's cards are top cards (above every other card of the suit still
 in play) or not; the trumps are kept card by card. So it sees what the quick bounds and
