@@ -3,10 +3,11 @@
 `solve_value` (kernels.dd_search) asks it once per solve of a numeric contract with a
 trump suit (R10, R18-R21), before any search (`ruff_lower_bound`), and the search asks it
 again at each trick boundary it cannot settle otherwise (`ruff_cut`): every trick the
-game proves is a trick the search need not prove. Where the trump game (kernels.dd_trump_game) forgets the side
-suits, this game keeps, for each side suit, how many cards every defender holds and how
-many of the declarer D's cards are top cards (above every other card of the suit still
-in play) or not; the trumps are kept card by card. So it sees what the quick bounds and
+game proves is a trick the search need not prove. Where the trump game
+(kernels.dd_trump_game) forgets the side suits, this game keeps, for each side suit, how
+many cards every defender holds and how many of the declarer D's cards are top cards
+(above every other card of the suit still in play) or not; the trumps are kept card by
+card. So it sees what the quick bounds and
 the trump game cannot: a defender holding a suit must follow it (R19) and so cannot ruff
 or overruff there, a suit led where D is void gives D a ruff, and D's top cards win when
 nobody ruffs them.
