@@ -7,10 +7,9 @@ game proves is a trick the search need not prove. Where the trump game
 (kernels.dd_trump_game) forgets the side suits, this game keeps, for each side suit, how
 many cards every defender holds and how many of the declarer D's cards are top cards
 (above every other card of the suit still in play) or not; the trumps are kept card by
-card. So it sees what the quick bounds and
-the trump game cannot: a defender holding a suit must follow it (R19) and so cannot ruff
-or overruff there, a suit led where D is void gives D a ruff, and D's top cards win when
-nobody ruffs them.
+card. So it sees what the quick bounds and the trump game cannot: a defender holding a
+suit must follow it (R19) and so cannot ruff or overruff there, a suit led where D is void
+gives D a ruff, and D's top cards win when nobody ruffs them.
 
 The game, against a lone D (its right-hand opponent A, left-hand L, partner P):
 
