@@ -254,9 +254,9 @@ def test_r19_r20_ruff_cut_holds_across_the_class_it_stores(scale):
     rng = random.Random(13 if scale == "quick" else 14)
     memo = new_ruff_memo(1 << 12)
     checked = 0
-    n = _count(scale, 400, 3000)
+    n = _count(scale, 300, 3000)
     for _ in range(n):
-        k = rng.randint(2, 5)
+        k = rng.randint(2, _count(scale, 4, 5))
         hands = random_ending(rng, k, rng.choice([2, 3, 4]))
         trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
         target = rng.randint(1, k)
