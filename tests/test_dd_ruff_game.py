@@ -307,3 +307,11 @@ def test_reference_game_start_state_of_the_example():
     assert trumps == (spades[2], spades[1], spades[3], spades[0])
     assert lens == ((1, 0, 2), (1, 0, 1), (0, 2, 0))  # hearts, diamonds, clubs
     assert top == (0, 0, 1) and low == (0, 0, 0)  # South's C8 is above C7 C6 C4
+
+
+def test_ruff_memo_size_must_be_a_power_of_two():
+    # the memo's slot is the top bits of a hash, so its row count must be a power of two
+    assert new_ruff_memo(1 << 4).shape == (16, 3)
+    for bad in (0, 1, 3, 1000):
+        with pytest.raises(ValueError, match="power of two"):
+            new_ruff_memo(bad)
