@@ -192,15 +192,22 @@ def _count(scale, quick, full):
     return quick if scale == "quick" else sized(quick, full)
 
 
+def _endings(rng, n, kmax):
+    """n random endings of 2..kmax cards in 2-4 suits, each with a trump, declarer and
+    leader: (k, hands, trump, d, leader)."""
+    for _ in range(n):
+        k = rng.randint(2, kmax)
+        hands = random_ending(rng, k, rng.choice([2, 3, 4]))
+        trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
+        yield k, hands, trump, d, leader
+
+
 @pytest.mark.parametrize("scale", SCALES)
 def test_r19_r20_ruff_game_agrees_with_exhaustive_minimax(scale):
     # random endings of 2..4 cards in every suit count; the kernel's dominance cuts and
     # D's restricted choices lose nothing against every card of every hand tried
     rng = random.Random(5 if scale == "quick" else 6)
-    for _ in range(_count(scale, 150, 1500)):
-        k = rng.randint(2, 4)
-        hands = random_ending(rng, k, rng.choice([2, 3, 4]))
-        trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
+    for _, hands, trump, d, leader in _endings(rng, _count(scale, 150, 1500), 4):
         assert _kernel_best(hands, trump, d, leader) == _reference_best(hands, trump, d,
                                                                         leader), (
             hands, trump, d, leader)
@@ -213,10 +220,7 @@ def test_r19_r20_ruff_game_wins_are_tricks_in_play(scale):
     rng = random.Random(9 if scale == "quick" else 10)
     proved = 0
     n = _count(scale, 300, 3000)
-    for _ in range(n):
-        k = rng.randint(2, _count(scale, 4, 5))
-        hands = random_ending(rng, k, rng.choice([2, 3, 4]))
-        trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
+    for _, hands, trump, d, leader in _endings(rng, n, _count(scale, 4, 5)):
         best = _kernel_best(hands, trump, d, leader)
         if best:
             proved += 1
@@ -255,10 +259,7 @@ def test_r19_r20_ruff_cut_holds_across_the_class_it_stores(scale):
     memo = new_ruff_memo(1 << 12)
     checked = 0
     n = _count(scale, 300, 3000)
-    for _ in range(n):
-        k = rng.randint(2, _count(scale, 4, 5))
-        hands = random_ending(rng, k, rng.choice([2, 3, 4]))
-        trump, d, leader = rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)
+    for k, hands, trump, d, leader in _endings(rng, n, _count(scale, 4, 5)):
         target = rng.randint(1, k)
         won, rel = ruff_cut(np.array(hands, np.uint64), leader, trump, d, target, memo)
         if not won:
