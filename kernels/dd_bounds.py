@@ -388,7 +388,17 @@ _MP = 4 * 13 + 1  # plies of a one-suit game at most
 
 
 @njit
-def misere_suit_game(suit_cards, leader, d, budget):
+def new_misere_work():
+    """Scratch arrays for `misere_force` and `misere_suit_game` (the suit's cards, the
+    game's explicit stack), reused game after game: the search allocates them once (it
+    runs without numba's reference counting and so allocates nothing itself,
+    kernels.jit)."""
+    return (np.empty(4, np.uint64), np.empty((_MP, 4), np.uint64), np.empty((2, _MP), np.uint64),
+            np.empty((4, _MP), np.int64))
+
+
+@njit
+def misere_suit_game(suit_cards, leader, d, budget, work):
     """1 when the defenders, on lead, force the misère declarer `d` (R15, R21: no trump)
     to win a trick of one suit by leading it on and on; 0 when they cannot in this game;
     -1 when the search would need more than `budget` nodes. `suit_cards[q]`: seat q's
@@ -405,14 +415,14 @@ def misere_suit_game(suit_cards, leader, d, budget):
     Only the suit's cards matter to the game, so one card of each run of a hand's cards
     (runs that no other hand's card of the suit, nor the card to beat, splits) stands
     for the run. An explicit stack: numba cannot cache a self-recursive function.
+    `work`: `new_misere_work()`.
     """
-    hs = np.empty((_MP, 4), np.uint64)  # each seat's cards at the ply
-    opt = np.empty(_MP, np.uint64)  # cards left to try at the ply
-    void = np.zeros(_MP, np.int64)  # 1: the mover is void, its one choice a discard
-    top = np.empty(_MP, np.uint64)  # highest card of the trick so far
-    tops = np.empty(_MP, np.int64)  # its seat
-    lead = np.empty(_MP, np.int64)
-    k = np.empty(_MP, np.int64)  # place in the trick, 0..3
+    _, hs, us, js = work
+    # per ply: each seat's cards (hs), cards left to try, the highest card of the trick
+    # so far and its seat, whether the mover is void (its one choice a discard), who
+    # led the trick and the place in it (0..3); every level is written before it is read
+    opt, top = us[0], us[1]
+    void, tops, lead, k = js[0], js[1], js[2], js[3]
     for q in range(4):
         hs[0, q] = suit_cards[q]
     lead[0] = leader
@@ -497,7 +507,7 @@ MISERE_MEMO = 4096  # entries of the per-search memo of `misere_suit_game` resul
 
 
 @njit
-def misere_force(hands, leader, d, budget, memo):
+def misere_force(hands, leader, d, budget, memo, work):
     """(bool, relevance): whether the defenders, on lead, force the misère declarer `d`
     to win a trick in one suit (`misere_suit_game`, within `budget` nodes for each suit
     that both the leader and the declarer hold, and in which some card of the declarer
@@ -507,6 +517,7 @@ def misere_force(hands, leader, d, budget, memo):
     the same suit recurs under many positions, so values are kept in `memo` (MISERE_MEMO
     words, zeroed by the caller): direct-mapped, each word the whole key (the suit's 13
     bits of each seat, leader, declarer, a used bit) and the value in its top bit.
+    `work`: `new_misere_work()`.
     """
     for s in range(4):
         sm = SUIT_MASK[s]
@@ -527,10 +538,10 @@ def misere_force(hands, leader, d, budget, memo):
         if (word & ~(U1 << np.uint64(63))) == key:
             won = (word >> np.uint64(63)) == U1
         else:
-            cards = np.empty(4, np.uint64)  # allocated only for a game to play
+            cards = work[0]
             for q in range(4):
                 cards[q] = hands[q] & sm
-            won = misere_suit_game(cards, leader, d, budget) == 1
+            won = misere_suit_game(cards, leader, d, budget, work) == 1
             memo[slot] = key | ((U1 if won else U0) << np.uint64(63))
         if won:
             return True, present & (U0 - present)

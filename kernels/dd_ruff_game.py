@@ -48,7 +48,7 @@ import numpy as np
 from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_bounds import split_bottoms
 from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
-from kernels.dd_trump_game import highest_first
+from kernels.dd_trump_game import highest_first, stack_work
 from kernels.jit import njit
 
 RUFF_GAME_BUDGET = 1 << 18  # nodes (plays and trick starts) of one game at most
@@ -253,17 +253,22 @@ def _options(kd, role, led, dled, t0, t1, t2, t3, ln, hi, hid, out):
 
 
 @njit
-def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo):
+def new_ruff_work():
+    """Scratch arrays for `ruff_game_wins` (kernels.dd_trump_game.stack_work)."""
+    return stack_work(8, 9, _MAXLV, _MAXOPT)
+
+
+@njit
+def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
     """1 when the lone declarer makes `k` tricks in the ruff game above whatever the
     defenders do, 0 when it cannot, -1 when the search would need more than `budget`
     nodes (plays and trick starts). Trumps by role (t0 D, t1 A, t2 L, t3 P) in bits
     0..12; `ln` packs the defenders' side-suit lengths (4 bits per role 1..3 and side
     suit, from bit 0), D's top cards (from bit 36) and other cards (from bit 48) of each
     side suit. Trick-start values are kept in `memo` ((size, 3) words: the two key words
-    and the bounds on the tricks still needed, low byte proven, next byte refuted)."""
-    ut = np.empty((8, _MAXLV), np.uint64)
-    it = np.empty((9, _MAXLV), np.int64)
-    opts = np.empty((_MAXLV, _MAXOPT), np.int64)
+    and the bounds on the tricks still needed, low byte proven, next byte refuted).
+    `work`: `new_ruff_work()`."""
+    ut, it, opts = work
     a0, a1, a2, a3, aln, ahi = ut[0], ut[1], ut[2], ut[3], ut[4], ut[5]
     wins, kind, role, led, dled, dcard = it[0], it[1], it[2], it[3], it[4], it[5]
     hid, nopt, idx = it[6], it[7], it[8]
@@ -492,10 +497,10 @@ def _start(hands, trump, d):
 
 
 @njit
-def _wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo):
+def _wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
     """`ruff_game_wins` as a bool; a game out of budget counts as lost and is remembered
     so (never claiming a trick), not searched again for k or more."""
-    res = ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo)
+    res = ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work)
     if res < 0:
         w1 = _w1(t0, t1, t2, t3, d_leads)
         s = _slot(memo, w1, ln)
@@ -505,16 +510,16 @@ def _wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo):
 
 
 @njit
-def ruff_tricks(hands, leader, trump, d, k, budget, memo):
+def ruff_tricks(hands, leader, trump, d, k, budget, memo, work):
     """Whether the lone declarer `d` surely makes `k` of the tricks left, by the ruff game
     above (`ruff_game_wins` within `budget` nodes, values memoised in `memo`, which may
-    serve every question about one deal and trump)."""
+    serve every question about one deal and trump; `work`: `new_ruff_work()`)."""
     t0, t1, t2, t3, ln = _start(hands, trump, d)
-    return _wins(t0, t1, t2, t3, ln, 1 if leader == d else 0, k, budget, memo)
+    return _wins(t0, t1, t2, t3, ln, 1 if leader == d else 0, k, budget, memo, work)
 
 
 @njit
-def ruff_cut(hands, leader, trump, d, k, memo):
+def ruff_cut(hands, leader, trump, d, k, memo, work):
     """(bool, relevance): whether the lone declarer `d` surely makes `k` of the tricks
     left by the ruff game (within `RUFF_CUT_BUDGET` nodes), for a trick-boundary node of
     the search, with the cards the answer rests on (kernels.dd_tt): D's lowest trump (the
@@ -524,10 +529,10 @@ def ruff_cut(hands, leader, trump, d, k, memo):
     top cards never cost D a trick in the game: with a lower card the defenders choose
     the trick's winner, and D is one of their choices). The game's values depend on its
     abstract state alone, not on the deal, so `memo` may serve every deal a worker
-    solves; an out-of-budget game is remembered as lost.
+    solves; an out-of-budget game is remembered as lost. `work`: `new_ruff_work()`.
     """
     t0, t1, t2, t3, ln = _start(hands, trump, d)
-    if not _wins(t0, t1, t2, t3, ln, 1 if leader == d else 0, k, RUFF_CUT_BUDGET, memo):
+    if not _wins(t0, t1, t2, t3, ln, 1 if leader == d else 0, k, RUFF_CUT_BUDGET, memo, work):
         return False, U0
     rel = lowest_bit(hands[d] & SUIT_MASK[trump])
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[d]
@@ -548,9 +553,10 @@ def ruff_lower_bound(hands, leader, trump, d, lo, hi):
     """The most tricks, from lo up to hi, that the lone declarer `d` makes in the ruff
     game (lo when it makes no more), each target within `RUFF_GAME_BUDGET` nodes."""
     memo = np.zeros((RUFF_MEMO, 3), np.uint64)
+    work = new_ruff_work()
     t0, t1, t2, t3, ln = _start(hands, trump, d)
     d_leads = 1 if leader == d else 0
-    while lo < hi and _wins(t0, t1, t2, t3, ln, d_leads, lo + 1, RUFF_GAME_BUDGET, memo):
+    while lo < hi and _wins(t0, t1, t2, t3, ln, d_leads, lo + 1, RUFF_GAME_BUDGET, memo, work):
         lo += 1
     return lo
 

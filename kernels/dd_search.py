@@ -19,11 +19,12 @@ from kernels.dd_bounds import (
     MISERE_BUDGET,
     MISERE_MEMO,
     misere_force,
+    new_misere_work,
     quick_bounds,
     side_takes_trick,
 )
 from kernels.dd_moves import order_moves
-from kernels.dd_ruff_game import ruff_cut, ruff_lower_bound
+from kernels.dd_ruff_game import new_ruff_work, ruff_cut, ruff_lower_bound
 from kernels.dd_state import (
     FULL_DECK,
     SUIT_MASK,
@@ -34,7 +35,7 @@ from kernels.dd_state import (
     run_above,
     sequence_bottoms,
 )
-from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, trump_tricks
+from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
 from kernels.dd_tt import (
     class_prefetch,
     code_card,
@@ -49,7 +50,7 @@ from kernels.dd_tt import (
     tt_lookup,
     tt_store,
 )
-from kernels.jit import njit
+from kernels.jit import NO_REFCOUNT, njit
 
 MAX_PLY = 56
 MAX_TRICKS = 13
@@ -86,6 +87,15 @@ def trick_relevance(row, winner_index):
 
 
 @njit
+def lone_games(trump, maxmask, winmask):
+    """(misère game, trump game): which game of its own a search asks of a lone seat whose
+    tricks count: misère's one-suit games (the defenders maximise, no trump), or a
+    numeric contract's trump and ruff games (the seat maximises, a trump suit)."""
+    lone = (winmask & (winmask - 1)) == 0
+    return lone and trump < 0 and maxmask != winmask, lone and trump >= 0 and maxmask == winmask
+
+
+@njit
 def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves, scores,
            rmemo):
     """True when the maximising seats can make `winmask` take >= `need` of the tricks left.
@@ -106,34 +116,44 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     `rmemo` is the ruff game's memo (kernels.dd_ruff_game.new_ruff_memo), asked at a lone
     declarer's open trick boundaries with a trump suit; a memo of one entry leaves the ruff
     game out of the search.
+
+    This allocates the search's stacks and scratch arrays; `_search` does the work.
     """
-    tricks = np.zeros((MAX_TRICKS + 1, 4), np.int64)
-    leaders = np.zeros(MAX_TRICKS + 2, np.int64)
-    needs = np.zeros(MAX_TRICKS + 2, np.int64)
-    gones = np.zeros(MAX_TRICKS + 2, np.uint64)
-    trels = np.zeros(MAX_TRICKS + 2, np.uint64)  # relevance of each completed trick
-    kdist = np.zeros(MAX_TRICKS + 2, np.uint64)
-    kmeta = np.zeros(MAX_TRICKS + 2, np.uint64)
-    kown1 = np.zeros(MAX_TRICKS + 2, np.uint64)
-    kown2 = np.zeros(MAX_TRICKS + 2, np.uint64)
-    kex1 = np.zeros(MAX_TRICKS + 2, np.uint64)
-    kex2 = np.zeros(MAX_TRICKS + 2, np.uint64)
-    rels = np.zeros(MAX_PLY, np.uint64)  # relevance gathered from the children tried so far
-    tried = np.zeros(MAX_PLY, np.uint64)  # cards tried at each ply
-    nmov = np.zeros(MAX_PLY, np.int64)
-    idx = np.zeros(MAX_PLY, np.int64)
-    best = np.full(MAX_TRICKS + 2, -1, np.int64)  # card that cut off at each trick's lead
-    started = np.zeros(MAX_TRICKS + 2, np.int64)  # node count when each trick began
-    nodes = 0
-    # a lone seat's own game (asked below) and its memo: misère's one-suit games, or a
-    # numeric contract's trump game
-    lone = (winmask & (winmask - 1)) == 0
-    misere_game = lone and trump < 0 and maxmask != winmask
-    trump_game = lone and trump >= 0 and maxmask == winmask
-    plain = maxmask == winmask  # the maximising seats' own tricks count (not misère)
-    ruff_on = trump_game and rmemo.shape[0] > 1  # the ruff game too, unless no memo is given
+    misere_game, trump_game = lone_games(trump, maxmask, winmask)
+    # a lone seat's own game's memo: misère's one-suit games, or a numeric contract's
+    # trump game
     memo = np.zeros(MISERE_MEMO if misere_game else (TRUMP_MEMO if trump_game else 1),
                     np.uint64)
+    # per trick: leader, tricks still needed, the card that cut off at its lead, the node
+    # count when it began; cards gone, the relevance of the completed trick and the
+    # table's keys; per ply: the relevance gathered from the children tried so far, the
+    # cards tried, the number of moves and the next one
+    per_trick = np.zeros((4, MAX_TRICKS + 2), np.int64)
+    per_trick[2] = -1
+    stacks = (np.zeros((MAX_TRICKS + 1, 4), np.int64), per_trick,
+              np.zeros((8, MAX_TRICKS + 2), np.uint64), np.zeros((2, MAX_PLY), np.uint64),
+              np.zeros((2, MAX_PLY), np.int64))
+    games = (new_trump_work(), new_ruff_work(), new_misere_work())
+    return _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
+                   moves, scores, rmemo, memo, stacks, games)
+
+
+@njit(**NO_REFCOUNT)  # the hot loop: no atomic reference counts (kernels.jit)
+def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
+            scores, rmemo, memo, stacks, games):
+    """`search` on the arrays it allocated: the game's `memo`, the search's `stacks`
+    and the games' scratch arrays (`games`)."""
+    tricks, per_trick, keys, per_ply, moves_at = stacks
+    leaders, needs, best, started = per_trick[0], per_trick[1], per_trick[2], per_trick[3]
+    gones, trels = keys[0], keys[1]
+    kdist, kmeta, kown1, kown2, kex1, kex2 = keys[2], keys[3], keys[4], keys[5], keys[6], keys[7]
+    rels, tried = per_ply[0], per_ply[1]
+    nmov, idx = moves_at[0], moves_at[1]
+    trump_work, ruff_work, misere_work = games
+    nodes = 0
+    misere_game, trump_game = lone_games(trump, maxmask, winmask)
+    plain = maxmask == winmask  # the maximising seats' own tricks count (not misère)
+    ruff_on = trump_game and rmemo.shape[0] > 1  # the ruff game too, unless no memo is given
     leaders[0] = leader
     needs[0] = need
     gones[0] = gone
@@ -232,11 +252,13 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
                             grel = U0
                             if trump_game:
                                 won, grel = trump_tricks(hands, ld, trump, d, nd,
-                                                         TRUMP_GAME_BUDGET, memo)
+                                                         TRUMP_GAME_BUDGET, memo, trump_work)
                                 if not won and ruff_on:
-                                    won, grel = ruff_cut(hands, ld, trump, d, nd, rmemo)
+                                    won, grel = ruff_cut(hands, ld, trump, d, nd, rmemo,
+                                                         ruff_work)
                             elif nd == 1 and d != ld:
-                                won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo)
+                                won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo,
+                                                         misere_work)
                             if won:
                                 v = True
                                 vrel = grel

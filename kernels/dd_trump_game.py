@@ -111,20 +111,34 @@ def _slot(memo, key):
 
 
 @njit
-def trump_game_wins(mine, ahead, left, partner, sides, d_leads, k, budget, memo):
+def stack_work(words, ints, levels, options):
+    """Scratch arrays for a game's explicit stack, reused game after game: `words` rows
+    of uint64 and `ints` rows of int64 per level, and `options` option slots per level.
+    The search allocates them once: it runs without numba's reference counting and so
+    allocates nothing itself (kernels.jit)."""
+    return (np.empty((words, levels), np.uint64), np.empty((ints, levels), np.int64),
+            np.empty((levels, options), np.int64))
+
+
+@njit
+def new_trump_work():
+    """Scratch arrays for `trump_game_wins` (`stack_work`)."""
+    return stack_work(6, 6, _MAXLV, _MAXOPT)
+
+
+@njit
+def trump_game_wins(mine, ahead, left, partner, sides, d_leads, k, budget, memo, work):
     """1 when the lone declarer, with trumps `mine` and `sides` side cards, makes `k`
     trump or side tricks in the game above whatever the defenders do (its right-hand
     opponent holds the trumps `ahead`, the other two `left` and `partner`); 0 when the
     game shows no such line; -1 when the search would need more than `budget` nodes.
     `d_leads`: whether the declarer is on lead. The values of trick-start states are
     kept in `memo` (a power-of-two array of words, direct-mapped, zeros when empty;
-    see `_key`), shared by every game of one search."""
-    # the stack in three allocations (every level is written before it is read): per
-    # level the four hands' trumps, the cards on the table, the side cards, tricks won,
-    # node kind, trick type, the options and the next one to try
-    ustack = np.empty((6, _MAXLV), np.uint64)
-    istack = np.empty((6, _MAXLV), np.int64)
-    opts = np.empty((_MAXLV, _MAXOPT), np.int64)
+    see `_key`), shared by every game of one search. `work`: `new_trump_work()`."""
+    # the stack in three arrays (every level is written before it is read): per level
+    # the four hands' trumps, the cards on the table, the side cards, tricks won, node
+    # kind, trick type, the options and the next one to try
+    ustack, istack, opts = work
     dm, am, lm, pm = ustack[0], ustack[1], ustack[2], ustack[3]
     acard, dcard = ustack[4], ustack[5]
     sv, wins, kind, ttype = istack[0], istack[1], istack[2], istack[3]
@@ -316,13 +330,13 @@ def _options(kd, dm, am, lm, pm, sides, ttype, a, d, out):
 
 
 @njit
-def trump_tricks(hands, leader, trump, d, k, budget, memo):
+def trump_tricks(hands, leader, trump, d, k, budget, memo, work):
     """(bool, relevance): whether the lone declarer `d` surely makes `k` of the tricks
     left, by the trump game above (`trump_game_wins` within `budget` nodes, its values
     memoised per search in `memo`: the game depends on the trumps' owners, the
-    declarer's side-card count and who leads only). It rests on the owners of the trumps
-    down to the declarer's lowest (the lower ones can beat none of its trumps; how many
-    each hand holds is in every table key).
+    declarer's side-card count and who leads only; `work`: `new_trump_work()`). It rests
+    on the owners of the trumps down to the declarer's lowest (the lower ones can beat
+    none of its trumps; how many each hand holds is in every table key).
     """
     tm = SUIT_MASK[trump]
     mine = hands[d] & tm
@@ -337,7 +351,8 @@ def trump_tricks(hands, leader, trump, d, k, budget, memo):
     if (word & ~(U1 << np.uint64(63))) == key:
         won = (word >> np.uint64(63)) == U1  # known: no game to set up
     else:
-        res = trump_game_wins(mine, ahead, left, partner, sides, leader == d, k, budget, memo)
+        res = trump_game_wins(mine, ahead, left, partner, sides, leader == d, k, budget, memo,
+                              work)
         if res < 0:
             # out of budget: remembered as a loss (never claims a trick), not searched again
             memo[_slot(memo, key)] = key

@@ -14,6 +14,17 @@ JIT_OPTIONS = {
     "error_model": "numpy",  # no Python exception checks on integer division
 }
 
+# The override for the solver's hot core (kernels.dd_search): no reference counting.
+# numba counts references to every array (NRT): each array passed to a function that is
+# not inlined, and each slice taken, costs an atomic update of the count on entry and
+# another on exit, which took 12% of the search's time (perf, a numeric solve of 23
+# million nodes). Compiled without it, a function neither counts nor may allocate an
+# array, and numba compiles every function it calls the same way (the caller's flags
+# reach its callees): the callers pass scratch arrays in, and the arrays outlive the call.
+# `_nrt` is numba's own target option (numba.core.options), underscored but long-standing;
+# tests/test_jit_cache.py checks that it still takes effect.
+NO_REFCOUNT = {"_nrt": False}
+
 
 def njit(fn=None, **overrides):
     """Compile `fn` with the project defaults, optionally overridden (say why when you do)."""

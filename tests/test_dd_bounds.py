@@ -15,6 +15,7 @@ from kernels.dd_bounds import (
     misere_force,
     misere_suit_game,
     must_win_lead,
+    new_misere_work,
     quick_bounds,
     seat_count,
     side_takes_trick,
@@ -292,7 +293,8 @@ def test_r15_r19_r20_misere_suit_game_agrees_with_exhaustive_minimax():
         cards = _one_suit(rng, rng.randrange(4))
         d = rng.randrange(4)
         leader = rng.choice([q for q in range(4) if q != d])
-        got = misere_suit_game(np.array(cards, np.uint64), leader, d, 1_000_000)
+        got = misere_suit_game(np.array(cards, np.uint64), leader, d, 1_000_000,
+                               new_misere_work())
         assert got == _misere_game_reference(cards, leader, d), (cards, leader, d)
         forced += got
     assert forced >= sized(60, 600)
@@ -309,12 +311,12 @@ def test_r15_r21_misere_force_hand():
     hands = np.array([hand(h[0]) | spades(12), hand(h[1]) | spades(11),
                       hand(h[3], h[7]), hand(h[2], h[4])], np.uint64)
     memo = np.zeros(MISERE_MEMO, np.uint64)
-    won, rel = misere_force(hands, 3, 2, 256, memo)
+    won, rel = misere_force(hands, 3, 2, 256, memo, new_misere_work())
     assert won and rel == 1 << h[0]  # it rests on the whole heart suit
     assert brute_value([int(x) for x in hands], -1, 3, 15 ^ 4, 4) >= 1
     hands[0] = hand(h[8]) | spades(12)
     memo[:] = 0
-    assert not misere_force(hands, 3, 2, 256, memo)[0]
+    assert not misere_force(hands, 3, 2, 256, memo, new_misere_work())[0]
     assert brute_value([int(x) for x in hands], -1, 3, 15 ^ 4, 4) == 0
 
 
@@ -327,7 +329,8 @@ def test_r15_r21_misere_force_never_claims_a_trick_the_declarer_can_avoid():
         hands = random_ending(rng, rng.randint(2, 4))
         d = rng.randrange(4)
         leader = rng.choice([q for q in range(4) if q != d])
-        won, _ = misere_force(np.array(hands, np.uint64), leader, d, 256, memo)
+        won, _ = misere_force(np.array(hands, np.uint64), leader, d, 256, memo,
+                              new_misere_work())
         if won:
             fired += 1
             assert brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d) >= 1, (hands, d)
@@ -344,8 +347,8 @@ def test_misere_force_memo_answers_for_the_same_suit_only():
         d = rng.randrange(4)
         leader = rng.choice([q for q in range(4) if q != d])
         memo = np.zeros(MISERE_MEMO, np.uint64)
-        first = misere_force(hands, leader, d, 256, memo)[0]
-        assert misere_force(hands, leader, d, 256, memo)[0] == first
+        first = misere_force(hands, leader, d, 256, memo, new_misere_work())[0]
+        assert misere_force(hands, leader, d, 256, memo, new_misere_work())[0] == first
         used = np.flatnonzero(memo)
         fresh = np.zeros(MISERE_MEMO, np.uint64)
         for other in range(4):
@@ -353,11 +356,11 @@ def test_misere_force_memo_answers_for_the_same_suit_only():
                 # another leader: the stored words must not answer for it
                 poisoned = memo.copy()
                 poisoned[used] ^= np.uint64(1 << 63)
-                assert misere_force(hands, other, d, 256, poisoned)[0] == \
-                    misere_force(hands, other, d, 256, fresh)[0]
+                assert misere_force(hands, other, d, 256, poisoned, new_misere_work())[0] == \
+                    misere_force(hands, other, d, 256, fresh, new_misere_work())[0]
         if used.size and not first:
             memo[used[0]] ^= np.uint64(1 << 63)  # a stored 0 turned into 1 is believed
-            assert misere_force(hands, leader, d, 256, memo)[0]
+            assert misere_force(hands, leader, d, 256, memo, new_misere_work())[0]
 
 
 def test_r15_r21_declarer_ducks_every_suit_hand():

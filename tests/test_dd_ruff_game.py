@@ -15,9 +15,15 @@ import pytest
 
 from analyser import parse_deal
 from kernels.dd_bounds import quick_bounds
-from kernels.dd_ruff_game import new_ruff_memo, ruff_cut, ruff_lower_bound, ruff_tricks
+from kernels.dd_ruff_game import (
+    new_ruff_memo,
+    new_ruff_work,
+    ruff_cut,
+    ruff_lower_bound,
+    ruff_tricks,
+)
 from kernels.dd_state import SUIT_MASK
-from kernels.dd_trump_game import TRUMP_MEMO, trump_tricks
+from kernels.dd_trump_game import TRUMP_MEMO, new_trump_work, trump_tricks
 from tests.conftest import sized
 from tests.reference_dd import random_ending
 from tests.test_dd_search import brute_value
@@ -261,7 +267,8 @@ def test_r19_r20_ruff_cut_holds_across_the_class_it_stores(scale):
     n = _count(scale, 300, 3000)
     for k, hands, trump, d, leader in _endings(rng, n, _count(scale, 4, 5)):
         target = rng.randint(1, k)
-        won, rel = ruff_cut(np.array(hands, np.uint64), leader, trump, d, target, memo)
+        won, rel = ruff_cut(np.array(hands, np.uint64), leader, trump, d, target, memo,
+                            new_ruff_work())
         if not won:
             continue
         assert brute_value(hands, trump, leader, 1 << d, 1 << d) >= target
@@ -280,20 +287,21 @@ def test_r19_r20_ruff_game_proves_what_the_other_bounds_cannot():
     hands = tuple(int(h) for h in arr)
     assert brute_value(hands, 0, 2, 1 << 2, 1 << 2) == 2
     assert quick_bounds(arr, 2, 0, 1 << 2, 1 << 2, 0)[0] == 0
-    assert not trump_tricks(arr, 2, 0, 2, 2, 10**6, np.zeros(TRUMP_MEMO, np.uint64))[0]
-    assert ruff_tricks(arr, 2, 0, 2, 2, 10**6, new_ruff_memo())
-    assert not ruff_tricks(arr, 2, 0, 2, 3, 10**6, new_ruff_memo())
+    assert not trump_tricks(arr, 2, 0, 2, 2, 10**6, np.zeros(TRUMP_MEMO, np.uint64),
+                            new_trump_work())[0]
+    assert ruff_tricks(arr, 2, 0, 2, 2, 10**6, new_ruff_memo(), new_ruff_work())
+    assert not ruff_tricks(arr, 2, 0, 2, 3, 10**6, new_ruff_memo(), new_ruff_work())
     assert ruff_lower_bound(arr, 2, 0, 2, 0, 3) == 2
 
 
 def test_ruff_game_out_of_budget_claims_nothing_and_is_remembered():
     arr = parse_deal(EXAMPLE)
     memo = new_ruff_memo()
-    assert not ruff_tricks(arr, 2, 0, 2, 2, 3, memo)  # 3 nodes: no proof
+    assert not ruff_tricks(arr, 2, 0, 2, 2, 3, memo, new_ruff_work())  # 3 nodes: no proof
     # remembered as lost for 2 (and more) in this memo, not searched again
-    assert not ruff_tricks(arr, 2, 0, 2, 2, 10**6, memo)
-    assert not ruff_tricks(arr, 2, 0, 2, 3, 10**6, memo)
-    assert ruff_tricks(arr, 2, 0, 2, 2, 10**6, new_ruff_memo())
+    assert not ruff_tricks(arr, 2, 0, 2, 2, 10**6, memo, new_ruff_work())
+    assert not ruff_tricks(arr, 2, 0, 2, 3, 10**6, memo, new_ruff_work())
+    assert ruff_tricks(arr, 2, 0, 2, 2, 10**6, new_ruff_memo(), new_ruff_work())
 
 
 def test_reference_game_start_state_of_the_example():

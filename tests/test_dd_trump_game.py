@@ -12,7 +12,7 @@ from functools import cache
 import numpy as np
 
 from kernels.dd_bounds import guarded_behind, trump_challenge, trump_length_tricks
-from kernels.dd_trump_game import TRUMP_MEMO, trump_game_wins, trump_tricks
+from kernels.dd_trump_game import TRUMP_MEMO, new_trump_work, trump_game_wins, trump_tricks
 from tests.conftest import sized
 from tests.reference_dd import random_ending
 from tests.test_dd_bounds import _cards as card_mask
@@ -92,7 +92,7 @@ def test_trump_game_agrees_with_exhaustive_minimax():
         for k in range(1, len(_cards(hands[0])) + 2):
             memo = np.zeros(1 << 10, np.uint64)
             got = trump_game_wins(*(np.uint64(h) for h in hands), sides, d_leads, k, 10**7,
-                                  memo)
+                                  memo, new_trump_work())
             assert got == int(_game_reference(*hands, sides, d_leads, k)), (hands, sides,
                                                                            d_leads, k)
 
@@ -112,7 +112,7 @@ def test_r19_r20_trump_game_wins_are_tricks_in_play():
         memo = np.zeros(TRUMP_MEMO, np.uint64)
         best = 0
         for need in range(1, k + 1):
-            if trump_tricks(arr, leader, trump, d, need, 10**6, memo)[0]:
+            if trump_tricks(arr, leader, trump, d, need, 10**6, memo, new_trump_work())[0]:
                 best = need
         if best:
             proved += 1
@@ -133,9 +133,9 @@ def test_r20_trump_game_draws_trumps_where_counting_cannot():
     arr = np.array(h, np.uint64)
     memo = np.zeros(TRUMP_MEMO, np.uint64)
     assert trump_length_tricks(arr, 0, 2)[0] == 4
-    won, rel = trump_tricks(arr, 1, 2, 0, 6, 4096, memo)
+    won, rel = trump_tricks(arr, 1, 2, 0, 6, 4096, memo, new_trump_work())
     assert won and rel == np.uint64(1 << 26)  # rests on the trumps down to N's 2
-    assert not trump_tricks(arr, 1, 2, 0, 7, 4096, memo)[0]
+    assert not trump_tricks(arr, 1, 2, 0, 7, 4096, memo, new_trump_work())[0]
 
 
 def test_r19_r20_trump_game_finds_the_low_trump_first_line():
@@ -148,10 +148,12 @@ def test_r19_r20_trump_game_finds_the_low_trump_first_line():
     assert not trump_challenge(arr, 1, 3)[0] and not guarded_behind(arr, 1, 3)[0]
     assert trump_length_tricks(arr, 1, 3)[0] == 0
     for leader in (0, 2, 3, 1):  # E on lead too: it leads a side card first
-        ok, rel = trump_tricks(arr, leader, 3, 1, 1, 4096, np.zeros(TRUMP_MEMO, np.uint64))
+        ok, rel = trump_tricks(arr, leader, 3, 1, 1, 4096, np.zeros(TRUMP_MEMO, np.uint64),
+                               new_trump_work())
         assert ok and rel == np.uint64(card_mask("C5"))
         assert brute_value(hands, 3, leader, 2, 2) == 1
     # against N's C9 (before E) and S's CT (after it) both fall: the ten covers whichever
     # trump E plays first and the nine kills the other
     _, arr = _deal("S7 D7 D2 C9", "HT DJ C8 C5", "HA D5 D3 CT", "S3 H9 H8 DA")
-    assert not trump_tricks(arr, 0, 3, 1, 1, 4096, np.zeros(TRUMP_MEMO, np.uint64))[0]
+    assert not trump_tricks(arr, 0, 3, 1, 1, 4096, np.zeros(TRUMP_MEMO, np.uint64),
+                               new_trump_work())[0]

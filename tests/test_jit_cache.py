@@ -1,4 +1,5 @@
-"""kernels: the compiled-code cache is keyed on every kernel source file.
+"""kernels: the compiled-code cache is keyed on every kernel source file; kernels.jit's
+override for the search's core takes effect.
 
 numba checks only a function's own file for changes; a kernel calling a changed function
 of another module would reload stale machine code. The cache folder is named after a
@@ -12,8 +13,10 @@ import sys
 from pathlib import Path
 
 import numba
+import numpy as np
 
 import kernels
+from kernels.jit import JIT_OPTIONS, NO_REFCOUNT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,3 +44,34 @@ def test_cache_folder_goes_under_numba_cache_dir(tmp_path):
         [sys.executable, "-c", "import kernels, numba; print(numba.config.CACHE_DIR)"],
         cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert Path(out) == tmp_path / ("numba-" + kernels.source_digest())
+
+
+def _refcount_calls(**overrides):
+    """Reference-count updates in the compiled code of a loop passing rows of an array to
+    another function, compiled with the project's options and `overrides`."""
+    options = {**JIT_OPTIONS, "cache": False, **overrides}
+
+    @numba.njit(**options)
+    def row_sum(row):
+        s = 0
+        for x in row:
+            s += x
+        return s
+
+    @numba.njit(**options)
+    def total(rows):
+        t = 0
+        for i in range(rows.shape[0]):
+            t += row_sum(rows[i])
+        return t
+
+    assert total(np.arange(12).reshape(4, 3)) == 66
+    ir = total.inspect_llvm(total.signatures[0])
+    return ir.count("call void @NRT_incref") + ir.count("call void @NRT_decref")
+
+
+def test_no_refcount_override_leaves_no_reference_counting():
+    # numba's `_nrt` option is underscored: if a numba release ignored it, the search's
+    # core would silently count references again (12% of its time)
+    assert _refcount_calls() > 0
+    assert _refcount_calls(**NO_REFCOUNT) == 0
