@@ -2,7 +2,9 @@
 
 The side on lead can be sure of the tricks its leader cashes from the top: in each suit,
 the leader's cards ranked above every other card of that suit still in play (its top run).
-Every such card wins its trick (R20) and keeps the lead. With a trump suit, side-suit
+Every such card wins its trick (R20) and keeps the lead; and when the run is at least as
+long as every other hand's holding of the suit, the others are out of it once the run is
+played (R19), so all the leader's cards of the suit win. With a trump suit, side-suit
 winners are sure only once the opponents cannot ruff: after the leader's top trumps have
 drawn all the opponents' trumps, or, for the single side suit cashed first, as long as
 every opponent still holding a trump also still follows suit. A partner who is void could
@@ -63,6 +65,23 @@ def _top_run(mine, others):
 
 
 @njit
+def _run_tricks(hands, p, s, run):
+    """Tricks p takes in suit s by leading its top run `run` there (its cards above every
+    other card of s): the run, or every card p holds of s when the run outlasts every
+    other hand's holding of s (those hands follow suit under the run, R19, and are then
+    out of the suit, so p's lower cards win too, R20). The count rests on the run's
+    owners and the suit lengths."""
+    n = popcount(run)
+    if n == 0:
+        return 0
+    sm = SUIT_MASK[s]
+    for q in range(4):
+        if q != p and popcount(hands[q] & sm) > n:
+            return n
+    return popcount(hands[p] & sm)
+
+
+@njit
 def _cash(hands, p, side, trump):
     """(cashed, extra, relevance, drawn): the tricks p cashes from its top runs, keeping the
     lead (`cash_tricks`); the tricks one more suit no opponent holds adds when cashed last;
@@ -74,7 +93,7 @@ def _cash(hands, p, side, trump):
     if trump >= 0:
         run = _top_run(hands[p] & SUIT_MASK[trump], others & SUIT_MASK[trump])
         rel |= run
-        run_t = popcount(run)
+        run_t = _run_tricks(hands, p, trump, run)
     tm = SUIT_MASK[trump] if trump >= 0 else U0
     # opponents who keep a trump after the top trumps are cashed (none without trumps)
     undrawn = U0
@@ -92,7 +111,7 @@ def _cash(hands, p, side, trump):
             continue
         run = _top_run(mine, others & sm)
         rel |= run
-        n = popcount(run)
+        n = _run_tricks(hands, p, s, run)
         side_total += n
         # with opponents left holding trumps, one side suit is cashed while they follow
         cash = n
@@ -115,7 +134,8 @@ def _cash(hands, p, side, trump):
             mine = hands[p] & sm
             if mine == U0 or (theirs & sm) != U0:
                 continue
-            ran = run_t if s == trump else popcount(_top_run(mine, others & sm))
+            run = _top_run(mine, others & sm)
+            ran = run_t if s == trump else _run_tricks(hands, p, s, run)
             extra = max(extra, min(1, popcount(mine) - ran))
     # a partner left with trumps only would have to ruff a side-suit winner and take the lead
     if trump >= 0:
@@ -225,10 +245,13 @@ def sure_cap(hands, p, side):
 
     Every trick it counts is won by a different card of the side ranked above all the
     opponents' cards of its suit (a top run, a card of a suit no opponent holds), except
-    after crossing to the partner q holding the top card of a suit s p also holds: the
-    crossing trick takes the opponents' lowest cards of s, which may lift q's lower cards
-    of s, so s then gives at most all of q's cards of s. The cap is the count of such
-    cards over the suits, plus the most the crossing can add to one suit.
+    where a top run outlasts every other hand's holding of its suit (then all the
+    cashing hand's cards of the suit count, so the suit gives at most the side's longest
+    holding of it), and after crossing to the partner q holding the top card of a suit s
+    p also holds: the crossing trick takes the opponents' lowest cards of s, which may
+    lift q's lower cards of s, so s then gives at most all of q's cards of s. The cap is
+    the count of such cards over the suits, plus the most the crossing can add to one
+    suit.
     """
     mine = U0
     theirs = U0
@@ -246,7 +269,15 @@ def sure_cap(hands, p, side):
         if t != U0:
             m &= ~((U1 << np.uint64(64 - leading_zeros(t))) - U1)
         k = popcount(m)
-        n += k
+        longest = 0
+        outlasted = k > 0
+        for q in range(4):
+            held = popcount(hands[q] & sm)
+            if (side >> q) & 1:
+                longest = max(longest, held)
+            elif held > k:
+                outlasted = False
+        n += max(k, longest) if outlasted else k
         if k > 0 and (hands[p] & sm) != U0:
             top = U1 << np.uint64(63 - leading_zeros(m))
             for q in range(4):

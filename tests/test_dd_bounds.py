@@ -132,6 +132,22 @@ def test_r20_sure_tricks_cross_to_a_partner_holding_the_top_card():
     assert sure_tricks(np.array(hands, np.uint64), 0, 5, 1, 13)[0] == 0
 
 
+def test_r19_r20_sure_tricks_count_a_top_run_that_outlasts_every_other_holding():
+    # no trump, N on lead with SAK432, every other hand holding two spades or fewer: they
+    # follow under the ace and king (R19), then nobody else holds a spade and N's three
+    # small ones win too (R20): five tricks, where the top run alone counts two
+    hands, arr = _deal("SA SK S4 S3 S2", "SQ SJ H2 H3 H4", "ST S9 D2 D3 D4", "S8 C2 C3 C4 C5")
+    assert sure_tricks(arr, 0, 1, -1, 13)[0] == 5
+    assert sure_cap(arr, 0, 1) >= 5
+    assert brute_value(hands, -1, 0, 1, 1) == 5
+    # E's third spade outlasts the run: only the ace and king are sure
+    hands, arr = _deal("SA SK S4 S3 S2", "SQ SJ S5 H2 H3", "ST S9 D2 D3 D4", "S8 C2 C3 C4 C5")
+    assert sure_tricks(arr, 0, 1, -1, 13)[0] == 2
+    # spades trump: N's trumps draw every other trump and all five are tricks
+    hands, arr = _deal("SA SK S4 S3 S2", "SQ SJ H2 H3 H4", "ST S9 D2 D3 D4", "S8 C2 C3 C4 C5")
+    assert sure_tricks(arr, 0, 1, 0, 13)[0] == 5
+
+
 def test_r20_sure_cap_bounds_sure_tricks_on_random_positions():
     # the cap lets the search skip `sure_tricks`: it must never be below what it counts,
     # for every leader, side (lone, partners, three) and trump; endings of 1-6 cards, in
