@@ -55,7 +55,7 @@ MISERE_BUDGET = 256  # nodes of `misere_suit_game` per suit and trick boundary a
 
 
 @njit
-def _top_run(mine, others):
+def top_run(mine, others):
     """Mask of the cards of `mine` ranked above every card of `others` (one suit's masks)."""
     if others == U0:
         return mine
@@ -91,7 +91,7 @@ def _cash(hands, p, side, trump):
     rel = U0
     run_t = 0
     if trump >= 0:
-        run = _top_run(hands[p] & SUIT_MASK[trump], others & SUIT_MASK[trump])
+        run = top_run(hands[p] & SUIT_MASK[trump], others & SUIT_MASK[trump])
         rel |= run
         run_t = _run_tricks(hands, p, trump, run)
     tm = SUIT_MASK[trump] if trump >= 0 else U0
@@ -109,7 +109,7 @@ def _cash(hands, p, side, trump):
         mine = hands[p] & sm
         if mine == U0:
             continue
-        run = _top_run(mine, others & sm)
+        run = top_run(mine, others & sm)
         rel |= run
         n = _run_tricks(hands, p, s, run)
         side_total += n
@@ -134,8 +134,10 @@ def _cash(hands, p, side, trump):
             mine = hands[p] & sm
             if mine == U0 or (theirs & sm) != U0:
                 continue
-            run = _top_run(mine, others & sm)
-            ran = run_t if s == trump else _run_tricks(hands, p, s, run)
+            if s == trump:
+                ran = run_t
+            else:
+                ran = _run_tricks(hands, p, s, top_run(mine, others & sm))
             extra = max(extra, min(1, popcount(mine) - ran))
     # a partner left with trumps only would have to ruff a side-suit winner and take the lead
     if trump >= 0:
@@ -213,7 +215,7 @@ def sure_tricks(hands, p, side, trump, want):
             if ruff:
                 continue
             if cashed > 0 and (trump < 0 or drawn):
-                qrun = top if trump >= 0 else _top_run(hands[q] & sm, others_of(hands, q) & sm)
+                qrun = top if trump >= 0 else top_run(hands[q] & sm, others_of(hands, q) & sm)
                 k = popcount(qrun)
                 if popcount(hands[q]) - k >= cashed and cashed + k > best:
                     best = min(cashed + k, r)
@@ -300,7 +302,7 @@ def top_trumps(hands, trump):
         mine = hands[q] & tm
         if mine == U0:
             continue
-        run = _top_run(mine, others_of(hands, q) & tm)
+        run = top_run(mine, others_of(hands, q) & tm)
         rel |= run
         out |= np.uint64(popcount(run)) << np.uint64(4 * q)
     return out, rel

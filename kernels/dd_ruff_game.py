@@ -45,8 +45,8 @@ An explicit stack, not recursion: numba cannot cache a self-recursive function.
 
 import numpy as np
 
-from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_bounds import split_bottoms
+from kernels.bits import popcount, trailing_zeros
+from kernels.dd_bounds import split_bottoms, top_run
 from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
 from kernels.dd_trump_game import highest_first, stack_work
 from kernels.jit import njit
@@ -487,9 +487,7 @@ def _start(hands, trump, d):
                    << np.uint64((r - 1) * 12 + j * 4))
         mine = hands[d] & sm
         others = (hands[0] | hands[1] | hands[2] | hands[3]) & sm & ~mine
-        top = mine
-        if others != U0:
-            top = mine & ~((U1 << np.uint64(64 - leading_zeros(others))) - U1)
+        top = top_run(mine, others)
         ln |= np.uint64(popcount(top)) << np.uint64(36 + j * 4)
         ln |= np.uint64(popcount(mine) - popcount(top)) << np.uint64(48 + j * 4)
         j += 1
@@ -542,8 +540,7 @@ def ruff_cut(hands, leader, trump, d, k, memo, work):
             continue
         o = others & SUIT_MASK[s]
         if _dtop(ln, j) > 0 and o != U0:
-            top = hands[d] & SUIT_MASK[s] & ~((U1 << np.uint64(64 - leading_zeros(o))) - U1)
-            rel |= lowest_bit(top)
+            rel |= lowest_bit(top_run(hands[d] & SUIT_MASK[s], o))
         j += 1
     return True, rel
 
