@@ -37,6 +37,15 @@ each run between D's trumps. A defender holding a higher trump instead of a lowe
 is never worse off (whichever defender wins a trick is theirs to choose), so those
 choices lose nothing.
 
+At each trick start two quick bounds may settle the game without a search: D is sure of
+its trumps less those a higher opposing trump can beat (each opposing trump is played to
+one trick, where D plays one card, so it beats at most one of D's: a greedy matching,
+lowest first), plus, on lead, the top cards it cashes in each side suit while every
+defender holding a trump still follows (R19); and D takes at most its cards less the most
+trumps one defender holds above all of D's (each wins a trick of its own for the
+defenders, R20). On seed-777 deals 0-19 (numeric) they cut the games' nodes asked by the
+search from 155 to 84 million and the search's own from 43.1 to 40.4 million.
+
 The game's value depends on the trumps' owners (relative ranks), every hand's side-suit
 lengths, D's top cards and who leads, so its memo is keyed on those alone.
 
@@ -45,7 +54,7 @@ An explicit stack, not recursion: numba cannot cache a self-recursive function.
 
 import numpy as np
 
-from kernels.bits import popcount, trailing_zeros
+from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_bounds import split_bottoms, top_run
 from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
 from kernels.dd_trump_game import highest_first, stack_work
@@ -126,6 +135,43 @@ def _d_cards(t0, ln):
     for j in range(3):
         n += _dtop(ln, j) + _dlow(ln, j)
     return n
+
+
+@njit
+def _sure(t0, t1, t2, t3, ln, d_leads):
+    """Tricks D is sure of in the game: each defender's trump beats at most one of D's
+    (matched greedily, lowest first); on lead, D first cashes in each side suit its top
+    cards while every defender holding a trump still follows."""
+    theirs = t1 | t2 | t3
+    unmatched = t0
+    m = 0
+    while theirs != U0 and unmatched != U0:
+        h = theirs & (U0 - theirs)
+        theirs ^= h
+        c = unmatched & (U0 - unmatched)
+        if h > c:
+            m += 1
+            unmatched ^= c
+    n = popcount(t0) - m
+    if d_leads:
+        for j in range(3):
+            cap = _dtop(ln, j)
+            if t1 != U0:
+                cap = min(cap, _len(ln, 1, j))
+            if t2 != U0:
+                cap = min(cap, _len(ln, 2, j))
+            if t3 != U0:
+                cap = min(cap, _len(ln, 3, j))
+            n += cap
+    return n
+
+
+@njit
+def _beyond(t0, t1, t2, t3):
+    """The most trumps one defender holds above all of D's: each wins a trick of its own
+    for the defenders."""
+    above = ~U0 if t0 == U0 else ~((U1 << np.uint64(64 - leading_zeros(t0))) - U1)
+    return max(popcount(t1 & above), popcount(t2 & above), popcount(t3 & above))
 
 
 @njit
@@ -298,8 +344,11 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
                 if need <= 0:
                     res = 1
                     mode = _RETURN
-                elif _d_cards(a0[lv], aln[lv]) < need:
+                elif _d_cards(a0[lv], aln[lv]) - _beyond(a0[lv], a1[lv], a2[lv], a3[lv]) < need:
                     res = 0
+                    mode = _RETURN
+                elif _sure(a0[lv], a1[lv], a2[lv], a3[lv], aln[lv], dled[lv]) >= need:
+                    res = 1
                     mode = _RETURN
                 else:
                     w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], dled[lv])

@@ -16,12 +16,18 @@ import pytest
 from analyser import parse_deal
 from kernels.dd_bounds import quick_bounds
 from kernels.dd_ruff_game import (
+    _beyond,
+    _d_cards,
+    _start,
+    _sure,
     new_ruff_memo,
     new_ruff_work,
     ruff_cut,
+    ruff_game_wins,
     ruff_lower_bound,
     ruff_tricks,
 )
+from kernels.dd_ruff_game import _normalise as _kernel_normalise
 from kernels.dd_state import SUIT_MASK
 from kernels.dd_trump_game import TRUMP_MEMO, new_trump_work, trump_tricks
 from tests.conftest import sized
@@ -233,6 +239,31 @@ def test_r19_r20_ruff_game_wins_are_tricks_in_play(scale):
             assert brute_value(hands, trump, leader, 1 << d, 1 << d) >= best, (
                 hands, trump, d, leader)
     assert proved > n // 3
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_r20_ruff_game_quick_bounds_hold_against_exhaustive_minimax(scale):
+    # at a trick start the kernel settles a game by its quick bounds: D's sure tricks
+    # (each opposing trump beats at most one of D's; on lead, D's top cards cashed while
+    # every defender holding a trump follows) never exceed the game's value, and D's cards
+    # less the most trumps one defender holds above all of D's never fall below it
+    rng = random.Random(21 if scale == "quick" else 22)
+    n = _count(scale, 300, 3000)
+    sure_seen = beyond_seen = 0
+    for _, hands, trump, d, leader in _endings(rng, n, _count(scale, 4, 5)):
+        t0, t1, t2, t3, ln = _start(np.array(hands, np.uint64), trump, d)
+        ln = _kernel_normalise(ln)
+        value = _reference_best(hands, trump, d, leader)
+        sure = _sure(t0, t1, t2, t3, ln, leader == d)
+        cap = _d_cards(t0, ln) - _beyond(t0, t1, t2, t3)
+        assert sure <= value <= cap, (hands, trump, d, leader)
+        sure_seen += sure > 0
+        beyond_seen += cap < _d_cards(t0, ln)
+        if sure > 0:
+            # the bound settles the game at its first node: no search, within budget 1
+            assert ruff_game_wins(t0, t1, t2, t3, ln, leader == d, sure, 1, new_ruff_memo(),
+                                  new_ruff_work()) == 1
+    assert sure_seen > n // 4 and beyond_seen > n // 4
 
 
 def _class_variant(rng, hands, rel):
