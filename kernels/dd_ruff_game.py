@@ -141,7 +141,8 @@ def _d_cards(t0, ln):
 def _sure(t0, t1, t2, t3, ln, d_leads):
     """Tricks D is sure of in the game: each defender's trump beats at most one of D's
     (matched greedily, lowest first); on lead, D first cashes in each side suit its top
-    cards while every defender holding a trump still follows."""
+    cards while every defender holding a trump still follows, or, when its top trumps
+    are at least as many as every defender's trumps, all its trumps and top cards."""
     theirs = t1 | t2 | t3
     unmatched = t0
     m = 0
@@ -154,6 +155,14 @@ def _sure(t0, t1, t2, t3, ln, d_leads):
             unmatched ^= c
     n = popcount(t0) - m
     if d_leads:
+        k = popcount(top_run(t0, t1 | t2 | t3))
+        if k >= popcount(t1) and k >= popcount(t2) and k >= popcount(t3):
+            # D's top trumps draw every defender's (R19): then all its trumps and top
+            # cards win, nobody left to ruff
+            n = popcount(t0)
+            for j in range(3):
+                n += _dtop(ln, j)
+            return n
         for j in range(3):
             cap = _dtop(ln, j)
             if t1 != U0:
