@@ -310,7 +310,7 @@ def _options(kd, role, led, dled, t0, t1, t2, t3, ln, hi, hid, out):
 @njit
 def new_ruff_work():
     """Scratch arrays for `ruff_game_wins` (kernels.dd_trump_game.stack_work)."""
-    return stack_work(8, 9, _MAXLV, _MAXOPT)
+    return stack_work(8, 11, _MAXLV, _MAXOPT)
 
 
 @njit
@@ -327,6 +327,9 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
     a0, a1, a2, a3, aln, ahi = ut[0], ut[1], ut[2], ut[3], ut[4], ut[5]
     wins, kind, role, led, dled, dcard = it[0], it[1], it[2], it[3], it[4], it[5]
     hid, nopt, idx = it[6], it[7], it[8]
+    # the memo's bounds on a trick start's state as read on entering it (-1: not read),
+    # updated on leaving it without reading the memo again (a cache miss each time)
+    mlo, mup = it[9], it[10]
     a0[0] = t0
     a1[0] = t1
     a2[0] = t2
@@ -348,6 +351,7 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
             nodes += 1
             if nodes > budget:
                 return -1
+            mup[lv] = -1
             if start:
                 need = k - wins[lv]
                 if need <= 0:
@@ -362,6 +366,8 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
                 else:
                     w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], dled[lv])
                     lo, up = _memo_get(memo, _slot(memo, w1, aln[lv]), w1, aln[lv])
+                    mlo[lv] = lo
+                    mup[lv] = up
                     if need <= lo:
                         res = 1
                         mode = _RETURN
@@ -374,12 +380,12 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
                 idx[lv] = 0
             continue
         if mode == _RETURN:
-            if start:
+            if mup[lv] >= 0:
                 need = k - wins[lv]
-                if need > 0 and _d_cards(a0[lv], aln[lv]) >= need:
+                if need > mlo[lv] and need < mup[lv]:
                     w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], dled[lv])
                     s = _slot(memo, w1, aln[lv])
-                    lo, up = _memo_get(memo, s, w1, aln[lv])
+                    lo, up = mlo[lv], mup[lv]
                     if res == 1:
                         lo = max(lo, need)
                     else:
