@@ -49,12 +49,12 @@ import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_state import FULL_DECK, SUIT_MASK, U0, U1, current_winner_trump, sequence_bottoms
-from kernels.jit import njit
+from kernels.jit import NO_REFCOUNT, njit
 
 MISERE_BUDGET = 256  # nodes of `misere_suit_game` per suit and trick boundary at most
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def top_run(mine, others):
     """Mask of the cards of `mine` ranked above every card of `others` (one suit's masks)."""
     if others == U0:
@@ -64,7 +64,7 @@ def top_run(mine, others):
     return mine & above
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _run_tricks(hands, p, s, run):
     """Tricks p takes in suit s by leading its top run `run` there (its cards above every
     other card of s): the run, or every card p holds of s when the run outlasts every
@@ -81,7 +81,7 @@ def _run_tricks(hands, p, s, run):
     return popcount(hands[p] & sm)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _cash(hands, p, side, trump):
     """(cashed, extra, relevance, drawn): the tricks p cashes from its top runs, keeping the
     lead (`cash_tricks`); the tricks one more suit no opponent holds adds when cashed last;
@@ -150,7 +150,7 @@ def _cash(hands, p, side, trump):
     return cashed, min(extra, r - cashed), rel, undrawn == U0
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def cash_tricks(hands, p, side, trump):
     """(tricks, relevance): tricks the side `side` (seat mask, containing p) is sure to take
     by `p` cashing its own top runs from the lead now, and the cards the count rests on.
@@ -164,7 +164,7 @@ def cash_tricks(hands, p, side, trump):
     return cashed + extra, rel
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def sure_tricks(hands, p, side, trump, want):
     """(tricks, relevance): tricks the side `side` (seat mask, containing p) is sure to take
     with `p` on lead now: the best of p cashing its own top runs (`cash_tricks`), of
@@ -240,7 +240,7 @@ def sure_tricks(hands, p, side, trump, want):
     return best, best_rel
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def sure_cap(hands, p, side):
     """A cap on `sure_tricks(hands, p, side, ..)` in a few instructions per suit (the
     search skips that call, hundreds of cycles, when the cap cannot reach its target).
@@ -288,7 +288,7 @@ def sure_cap(hands, p, side):
     return n + gain
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def top_trumps(hands, trump):
     """(counts, relevance): for each hand q, how many of its trumps rank above all other
     trumps in play, packed as a nibble at bit 4q (read with `seat_count`); and those trumps
@@ -308,13 +308,13 @@ def top_trumps(hands, trump):
     return out, rel
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def seat_count(packed, q):
     """Seat q's count in a word of per-seat nibbles (as `top_trumps` returns)."""
     return np.int64((packed >> np.uint64(4 * q)) & np.uint64(15))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def trump_length_tricks(hands, d, trump):
     """(tricks, relevance): trump tricks seat `d`, playing alone, takes whatever happens.
 
@@ -343,7 +343,7 @@ def trump_length_tricks(hands, d, trump):
     return popcount(mine) - m, mine & (U0 - mine)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def guarded_behind(hands, q, trump):
     """(bool, relevance): whether seat q's highest trump X is sure to win a trick while the
     other side leads, because every higher trump sits with q's right-hand opponent and q
@@ -367,7 +367,7 @@ def guarded_behind(hands, q, trump):
     return popcount(mine) - 1 >= popcount(above), x
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _trump_seats(hands, d, trump):
     """The trumps of seat d, of its right-hand opponent (who plays before it whenever a
     defender leads), and of the two others together (who may cover after it)."""
@@ -376,7 +376,7 @@ def _trump_seats(hands, d, trump):
             (hands[(d + 1) & 3] | hands[(d + 2) & 3]) & tm)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def trump_challenge(hands, d, trump):
     """(bool, relevance): whether seat `d`, alone against three with the defenders on
     lead, is sure to win a trick with its trumps by always playing its highest trump,
@@ -410,7 +410,7 @@ def trump_challenge(hands, d, trump):
     return False, U0  # every trump covered
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def split_bottoms(cards, others):
     """The lowest card of each run of `cards` that no card of `others` splits (every card
     in neither counts as out of play)."""
@@ -430,7 +430,7 @@ def new_misere_work():
             np.empty((4, _MP), np.int64))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def misere_suit_game(suit_cards, leader, d, budget, work):
     """1 when the defenders, on lead, force the misère declarer `d` (R15, R21: no trump)
     to win a trick of one suit by leading it on and on; 0 when they cannot in this game;
@@ -539,7 +539,7 @@ def misere_suit_game(suit_cards, leader, d, budget, work):
 MISERE_MEMO = 4096  # entries of the per-search memo of `misere_suit_game` results
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def misere_force(hands, leader, d, budget, memo, work):
     """(bool, relevance): whether the defenders, on lead, force the misère declarer `d`
     to win a trick in one suit (`misere_suit_game`, within `budget` nodes for each suit
@@ -581,7 +581,7 @@ def misere_force(hands, leader, d, budget, memo, work):
     return False, U0
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def cannot_take_all(hands, side, r):
     """(bool, relevance): whether the side `side`, on lead with r tricks left and no trumps
     in play, cannot take every one of them, because the other side holds the top card of
@@ -622,7 +622,7 @@ def cannot_take_all(hands, side, r):
     return theirs and total < r, rel
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def others_of(hands, p):
     """All cards still in play outside `p`'s hand."""
     others = U0
@@ -632,7 +632,7 @@ def others_of(hands, p):
     return others
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def must_win_lead(hands, p):
     """(bool, relevance): whether every card `p` could lead wins the trick, no trump: each
     of its suits' lowest card is above all other cards of that suit still in play (R20);
@@ -653,7 +653,7 @@ def must_win_lead(hands, p):
     return True, rel
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def holds_bottom_cards(hands, p):
     """(bool, relevance): whether in each suit all of `p`'s cards rank below all other
     cards still in play; the relevance is p's highest card of each suit others hold too."""
@@ -669,7 +669,7 @@ def holds_bottom_cards(hands, p):
     return True, rel
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def ducks_every_suit(hands, d):
     """(bool, relevance): whether the misère declarer `d` (no trump), with a defender on
     lead, can duck every trick: in each suit its i-th lowest card is below the defenders'
@@ -704,7 +704,7 @@ def ducks_every_suit(hands, d):
     return True, rel
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def can_lead_loser(hands, p):
     """Whether `p` holds a card of a suit someone else still holds."""
     others = others_of(hands, p)
@@ -714,13 +714,13 @@ def can_lead_loser(hands, p):
     return False
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _settles(lower, upper, need):
     """Whether bounds already settle a target of `need` tricks (never when need <= 0)."""
     return need > 0 and (lower >= need or upper < need)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def quick_bounds(hands, leader, trump, maxmask, winmask, need):
     """(lower, upper, lower relevance, upper relevance): bounds on the tricks `winmask`
     takes from here (trick boundary), and for each the cards whose owners it rests on
@@ -831,7 +831,7 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
     return lower, upper, lo_rel, up_rel
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def side_takes_trick(hands, trick, nplayed, leader, trump, side):
     """(bool, relevance): whether the seats of `side` (a seat mask) can be sure to win the
     trick in progress, `nplayed` (1 to 3) cards played to it (R19, R20).

@@ -23,10 +23,10 @@ from kernels.dd_state import (
     lowest_bit,
     sequence_bottoms,
 )
-from kernels.jit import njit
+from kernels.jit import NO_REFCOUNT, njit
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _higher_in_suit(card):
     """Mask of the cards of `card`'s suit ranked above it."""
     s = card // 13
@@ -34,7 +34,7 @@ def _higher_in_suit(card):
     return above & SUIT_MASK[s]
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _tops(hand, led, trump):
     """(follow, ruff): for a hand playing later to a trick led in suit `led`, its highest
     card of that suit (-1 when void), and, void with a trump to ruff with, its highest
@@ -50,7 +50,7 @@ def _tops(hand, led, trump):
     return -1, 63 - leading_zeros(trumps)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _beats(follow, ruff, card, led, trump):
     """Whether a later hand with these `_tops` holds a card beating `card` (R19, R20): a
     higher card of the suit led when it follows (nothing beats a ruff then), or, void, any
@@ -69,7 +69,7 @@ def _beats(follow, ruff, card, led, trump):
 LEAD_CHOICE_WEIGHT = 16
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def opponents_choice(hands, p, good, s, left):
     """How many cards the opponents of seat p (the seats not in `good`) choose among when p
     leads suit s: each one's cards of the suit, or, void, `left` + 1 (it may discard or ruff
@@ -84,7 +84,7 @@ def opponents_choice(hands, p, good, s, left):
     return n
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, first, moves,
                 scores):
     """Write the candidate cards of the player to move into `moves`, best first; return count.

@@ -58,7 +58,7 @@ from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_bounds import split_bottoms, top_run
 from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
 from kernels.dd_trump_game import highest_first, stack_work
-from kernels.jit import njit
+from kernels.jit import NO_REFCOUNT, njit
 
 RUFF_GAME_BUDGET = 1 << 18  # nodes (plays and trick starts) of one game at most
 RUFF_MEMO = 1 << 15  # entries (three words each) of the memo of one solve
@@ -96,28 +96,28 @@ _MAXLV = 96
 _MAXOPT = 24
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _len(ln, r, j):
     """Defender role r's (1..3) length in side suit j (0..2)."""
     return np.int64((ln >> np.uint64((r - 1) * 12 + j * 4)) & np.uint64(15))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _dtop(ln, j):
     return np.int64((ln >> np.uint64(36 + j * 4)) & np.uint64(15))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _dlow(ln, j):
     return np.int64((ln >> np.uint64(48 + j * 4)) & np.uint64(15))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _dec(ln, shift):
     return ln - (U1 << np.uint64(shift))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _normalise(ln):
     """D's cards of a side suit no defender holds are all top cards."""
     for j in range(3):
@@ -129,7 +129,7 @@ def _normalise(ln):
     return ln
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _d_cards(t0, ln):
     n = popcount(t0)
     for j in range(3):
@@ -137,7 +137,7 @@ def _d_cards(t0, ln):
     return n
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _sure(t0, t1, t2, t3, ln, d_leads):
     """Tricks D is sure of in the game: each defender's trump beats at most one of D's
     (matched greedily, lowest first); on lead, D first cashes in each side suit its top
@@ -175,7 +175,7 @@ def _sure(t0, t1, t2, t3, ln, d_leads):
     return n
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _beyond(t0, t1, t2, t3):
     """The most trumps one defender holds above all of D's: each wins a trick of its own
     for the defenders."""
@@ -183,7 +183,7 @@ def _beyond(t0, t1, t2, t3):
     return max(popcount(t1 & above), popcount(t2 & above), popcount(t3 & above))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _slot(memo, w1, w2):
     h = (w1 * np.uint64(0x9E3779B97F4A7C15)) ^ (w2 * np.uint64(0xC2B2AE3D27D4EB4F))
     h ^= h >> np.uint64(29)
@@ -191,7 +191,7 @@ def _slot(memo, w1, w2):
     return np.int64(h >> np.uint64(64 - trailing_zeros(np.uint64(memo.shape[0]))))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _memo_get(memo, s, w1, w2):
     """(proven, refuted): the bounds on the tricks still needed kept for a state (0 and
     255 when its slot holds another state)."""
@@ -201,20 +201,20 @@ def _memo_get(memo, s, w1, w2):
     return 0, 255
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _memo_put(memo, s, w1, w2, proven, refuted):
     memo[s, 0] = w1
     memo[s, 1] = w2
     memo[s, 2] = np.uint64(proven) | (np.uint64(refuted) << np.uint64(8))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _w1(t0, t1, t2, t3, d_leads):
     return (t0 | (t1 << np.uint64(13)) | (t2 << np.uint64(26)) | (t3 << np.uint64(39))
             | (np.uint64(d_leads) << np.uint64(52)) | (U1 << np.uint64(53)))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _above(m, hi):
     """Cards of m above the one-bit mask hi (all of m when hi is 0)."""
     if hi == U0:
@@ -222,7 +222,7 @@ def _above(m, hi):
     return m & ~((hi << U1) - U1)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _options(kd, role, led, dled, t0, t1, t2, t3, ln, hi, hid, out):
     """Write a node's options into `out` (encodings above); return their count."""
     n = 0
@@ -313,7 +313,7 @@ def new_ruff_work():
     return stack_work(8, 11, _MAXLV, _MAXOPT)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
     """1 when the lone declarer makes `k` tricks in the ruff game above whatever the
     defenders do, 0 when it cannot, -1 when the search would need more than `budget`
@@ -510,13 +510,13 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
         mode = _ENTER
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _seat(d, r):
     """The seat of role r (0 D, 1 its right-hand opponent, 2 left-hand, 3 partner)."""
     return (d + (0 if r == 0 else (3 if r == 1 else r - 1))) & 3
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _squeeze(m, inplay):
     """The bits of m (a subset of inplay) renumbered by rank among inplay: bits 0..12."""
     out = U0
@@ -530,7 +530,7 @@ def _squeeze(m, inplay):
     return out
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _start(hands, trump, d):
     """The game's start state of a position: the trumps by role (bits 0..12, relative
     ranks) and the packed side-suit word (`ruff_game_wins`)."""
@@ -558,7 +558,7 @@ def _start(hands, trump, d):
     return t0, t1, t2, t3, _normalise(ln)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
     """`ruff_game_wins` as a bool; a game out of budget counts as lost and is remembered
     so (never claiming a trick), not searched again for k or more."""
@@ -571,7 +571,7 @@ def _wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
     return res == 1
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def ruff_tricks(hands, leader, trump, d, k, budget, memo, work):
     """Whether the lone declarer `d` surely makes `k` of the tricks left, by the ruff game
     above (`ruff_game_wins` within `budget` nodes, values memoised in `memo`, which may
@@ -580,7 +580,7 @@ def ruff_tricks(hands, leader, trump, d, k, budget, memo, work):
     return _wins(t0, t1, t2, t3, ln, 1 if leader == d else 0, k, budget, memo, work)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def ruff_cut(hands, leader, trump, d, k, memo, work):
     """(bool, relevance): whether the lone declarer `d` surely makes `k` of the tricks
     left by the ruff game (within `RUFF_CUT_BUDGET` nodes), for a trick-boundary node of

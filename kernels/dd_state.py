@@ -15,7 +15,7 @@ nothing. Cards on the table in the current trick are still in play and separate 
 import numpy as np
 
 from kernels.bits import popcount, trailing_zeros
-from kernels.jit import njit
+from kernels.jit import NO_REFCOUNT, njit
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -26,19 +26,19 @@ ACES = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))
 SUIT_MASK = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.uint64)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def bit(card):
     """One-card mask of a card id."""
     return U1 << np.uint64(card)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def suit_of(card):
     """Suit 0..3 of a card id."""
     return card // 13
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def sequence_bottoms(cards, gone):
     """The lowest card of each run of equivalent cards in `cards` (one hand's cards).
 
@@ -55,7 +55,7 @@ def sequence_bottoms(cards, gone):
     return cards & ~landed
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def run_above(hand, card, gone):
     """The cards of `hand` equivalent to `card` and ranked above it (its run, see above):
     from the card up, the unbroken stretch of the suit's cards held or gone (its length is
@@ -66,13 +66,13 @@ def run_above(hand, card, gone):
     return (((U1 << n) - U1) << np.uint64(card + 1)) & hand
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def trick_winner(trick, leader, trump):
     """Seat winning a complete trick `trick` (card ids in play order from `leader`), R20."""
     return (leader + current_winner_trump(trick, 4, trump)) & 3
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def current_winner_trump(trick, nplayed, trump):
     """Index (in play order) of the card now winning a partial trick with `trump` (R20)."""
     best = 0
@@ -92,7 +92,7 @@ def current_winner_trump(trick, nplayed, trump):
     return best
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def legal_moves(hand, trick, nplayed):
     """Cards of `hand` that may be played now: follow the suit led if possible (R19)."""
     if nplayed == 0:
@@ -104,13 +104,13 @@ def legal_moves(hand, trick, nplayed):
     return hand
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def lowest_bit(mask):
     """The lowest set bit of `mask` as a mask (0 for 0)."""
     return mask & (U0 - mask)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def lowest(mask):
     """Card id of the lowest card in a non-empty mask."""
     return trailing_zeros(mask)

@@ -42,7 +42,7 @@ import numpy as np
 from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_bounds import split_bottoms
 from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
-from kernels.jit import njit
+from kernels.jit import NO_REFCOUNT, njit
 
 TRUMP_GAME_BUDGET = 4096  # nodes of one game at most
 TRUMP_MEMO = 1 << 16  # entries of the per-search memo of game values
@@ -67,7 +67,7 @@ _MAXLV = 48
 _MAXOPT = 32
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _card(m):
     """Card id of a one-bit mask, _NONE for 0."""
     if m == U0:
@@ -75,7 +75,7 @@ def _card(m):
     return popcount(m - U1)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _plays(hand, d, forced):
     """(first, second): a defender's choices after D's card `d` (a one-bit mask): its
     lowest trump and its lowest above d (a cover), or no trump at all when not forced
@@ -89,7 +89,7 @@ def _plays(hand, d, forced):
     return low, cover
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _key(mine, ahead, left, partner, sides, d_leads, k):
     """Memo key of a trick-start state (the four hands' trumps of one suit, shifted down to
     bits 0..12, in 13-bit fields; the side cards, who leads, the tricks still needed),
@@ -102,7 +102,7 @@ def _key(mine, ahead, left, partner, sides, d_leads, k):
             | (U1 << np.uint64(62)))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _slot(memo, key):
     """The memo slot of a key: the top bits of a multiplicative hash (every key bit
     reaches them)."""
@@ -126,7 +126,7 @@ def new_trump_work():
     return stack_work(6, 6, _MAXLV, _MAXOPT)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def trump_game_wins(mine, ahead, left, partner, sides, d_leads, k, budget, memo, work):
     """1 when the lone declarer, with trumps `mine` and `sides` side cards, makes `k`
     trump or side tricks in the game above whatever the defenders do (its right-hand
@@ -261,7 +261,7 @@ def trump_game_wins(mine, ahead, left, partner, sides, d_leads, k, budget, memo,
             mode = _ENTER
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def highest_first(ch, base, out, n):
     """Append base + card id of each card of `ch`, highest first, to `out` from n on."""
     while ch != U0:
@@ -272,7 +272,7 @@ def highest_first(ch, base, out, n):
     return n
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _options(kd, dm, am, lm, pm, sides, ttype, a, d, out):
     """Write a node's options into `out` (encodings in `trump_game_wins`); return count."""
     n = 0
@@ -329,7 +329,7 @@ def _options(kd, dm, am, lm, pm, sides, ttype, a, d, out):
     return n
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def trump_tricks(hands, leader, trump, d, k, budget, memo, work):
     """(bool, relevance): whether the lone declarer `d` surely makes `k` of the tricks
     left, by the trump game above (`trump_game_wins` within `budget` nodes, its values

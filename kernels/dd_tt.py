@@ -58,7 +58,7 @@ import numpy as np
 
 from kernels.bits import popcount, prefetch_row, trailing_zeros
 from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1
-from kernels.jit import njit
+from kernels.jit import NO_REFCOUNT, njit
 
 WAYS = 8
 CLASS_WAYS = 32
@@ -128,7 +128,7 @@ _LOW6 = np.uint64(63)
 _LOW7 = np.uint64(127)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _compress(p, x):
     """The bits of 13-bit `x` at the set bits of `p`, highest first (bit 0: the highest)."""
     ph = p >> np.uint64(6)
@@ -137,13 +137,13 @@ def _compress(p, x):
             | (np.uint64(_TOP_FIRST[pl, x & _LOW6]) << np.uint64(popcount(ph))))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _spread(c):
     """13 bits moved to the even bits 0, 2, .., 24."""
     return np.uint64(_SPREAD[c & _LOW7]) | (np.uint64(_SPREAD[c >> np.uint64(7)]) << np.uint64(14))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _suit_owners(hands, suit):
     """Owners of the cards of `suit` still in play, highest first, 2 bits each."""
     sh = np.uint64(13 * suit)
@@ -156,7 +156,7 @@ def _suit_owners(hands, suit):
     return _spread(odd) | (_spread(upper) << U1)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def position_words(hands, leader, trump, maxmask, winmask):
     """(dist, meta, owners01, owners23) of a trick-boundary position (see module doc)."""
     dist = U0
@@ -171,7 +171,7 @@ def position_words(hands, leader, trump, maxmask, winmask):
     return dist, meta, o1, o2
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def ks_from_relevance(hands, rel):
     """k nibbles: per suit, the cards in play at or above the lowest relevant card of `rel`."""
     present = hands[0] | hands[1] | hands[2] | hands[3]
@@ -185,7 +185,7 @@ def ks_from_relevance(hands, rel):
     return kw
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def full_ks(hands):
     """k nibbles with every card in play relevant (the class is the exact position)."""
     kw = U0
@@ -195,7 +195,7 @@ def full_ks(hands):
     return kw
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def relevance_from_ks(hands, kw):
     """Relevance mask of k nibbles: per suit, the k-th highest card still in play."""
     present = hands[0] | hands[1] | hands[2] | hands[3]
@@ -215,7 +215,7 @@ def relevance_from_ks(hands, kw):
     return rel
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _owner_masks(kw):
     """Masks of the owner bits of the top-k cards of each suit, for both owner words."""
     k0 = kw & _F
@@ -227,7 +227,7 @@ def _owner_masks(kw):
     return m1, m2
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _bucket(table, a, b, ways):
     """First entry index of the bucket (`ways` entries) of key words (a, b) in one half
     of the table."""
@@ -239,7 +239,7 @@ def _bucket(table, a, b, ways):
     return np.int64(h & (nb - U1)) * ways
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _pack(lower, upper, depth, move, extra, gen):
     """A data word (see the module doc); `extra` is the class key's meta | k << 13
     (`_class_extra`), 0 in the exact half."""
@@ -248,43 +248,43 @@ def _pack(lower, upper, depth, move, extra, gen):
             | (np.uint64(extra) << _EXTRA_SHIFT) | ((np.uint64(gen) & _GEN) << _GEN_SHIFT))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _lower(d):
     """The lower bound of a data word."""
     return np.int64(d & _F)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _upper(d):
     """The upper bound of a data word."""
     return np.int64((d >> np.uint64(4)) & _F)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _move(d):
     """The best-lead code of a data word."""
     return np.int64((d >> np.uint64(15)) & _FF)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _cost(d):
     """The cost (replacement priority) of a data word."""
     return np.int64((d >> np.uint64(8)) & np.uint64(0x7F))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _extra(d):
     """The class key part of a data word: meta | k nibbles << 13."""
     return (d >> _EXTRA_SHIFT) & _EXTRA_MASK
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _class_extra(meta, kw):
     """The class key part of a data word from meta and k nibbles (see `_extra`)."""
     return meta | (kw << _META_BITS)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _merged(d, lower, upper, depth, move, g):
     """Data word `d` tightened by new bounds, with a new best-move code (0: keep the stored
     one), depth and generation (its class key kept)."""
@@ -294,7 +294,7 @@ def _merged(d, lower, upper, depth, move, g):
     return _pack(lo, up, depth, mv, _extra(d), g)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _victim(table, base, ways, g):
     """Entry of a bucket to overwrite: empty, else an older generation, else the cheapest
     (the lowest cost, see the module doc)."""
@@ -314,7 +314,7 @@ def _victim(table, base, ways, g):
     return victim
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _place(table, base, ways, g, w0, w1, w2, word):
     """Write a new entry (three key words and the data word) over the bucket's victim."""
     i = _victim(table, base, ways, g)
@@ -324,7 +324,7 @@ def _place(table, base, ways, g, w0, w1, w2, word):
     table[i, 3] = word
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def position_key(dist, meta, o1, o2):
     """The two key words of one exact position (relative ranks) for the exact half: each
     suit's owner code with a sentinel bit above it (so its length is part of it), then the
@@ -346,7 +346,7 @@ def position_key(dist, meta, o1, o2):
     return k1, k2
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def exact_lookup(exact, k1, k2):
     """(lower, upper, k nibbles of the lower bound, of the upper bound, move code) of an
     exact position; (0, 13, 0, 0, 0) if absent."""
@@ -360,7 +360,7 @@ def exact_lookup(exact, k1, k2):
     return 0, 13, U0, U0, 0
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
     """Merge bounds, each with its own relevance (`klo`, `kup`: k nibbles; a bound that
     does not tighten the stored one leaves it and its relevance), and a best-move code
@@ -382,7 +382,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
            _pack(lower, upper, depth, move, U0, gen))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def move_code(hands, card):
     """Relative code of a card still in play: its suit and rank among the suit's cards left."""
     s = card // 13
@@ -391,7 +391,7 @@ def move_code(hands, card):
     return 0x80 | (s << 4) | popcount(below)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def code_card(hands, code):
     """The card id a `move_code` stands for in `hands` (-1 for no code)."""
     if code == 0:
@@ -409,14 +409,14 @@ def code_card(hands, code):
 _NO_K = 99
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def _k_sum(kw):
     """Cards a class's k nibbles name, all suits together."""
     return np.int64((kw & _F) + ((kw >> np.uint64(4)) & _F) + ((kw >> np.uint64(8)) & _F)
                     + (kw >> np.uint64(12)))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def class_prefetch(classes, dist, meta):
     """Start loading every cache line of the class bucket of (dist, meta), so that they
     arrive together, while the exact half is probed (`tt_lookup` scans the whole bucket,
@@ -428,7 +428,7 @@ def class_prefetch(classes, dist, meta):
         prefetch_row(classes, base + w)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def tt_lookup(classes, dist, meta, o1, o2, need=0):
     """Best bounds over the entries matching a position: (lower, k of lower, upper, k of
     upper, move code); (0, 0, 13, 0, 0) when none matches. With `need` >= 1 (a search's
@@ -481,7 +481,7 @@ def tt_lookup(classes, dist, meta, o1, o2, need=0):
     return lo, klo, up, kup, code
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
     """Merge bounds (lower, upper) and a best-move code (0: keep) for the class of positions
     sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit."""

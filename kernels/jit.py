@@ -19,8 +19,14 @@ JIT_OPTIONS = {
 # not inlined, and each slice taken, costs an atomic update of the count on entry and
 # another on exit, which took 12% of the search's time (perf, a numeric solve of 23
 # million nodes). Compiled without it, a function neither counts nor may allocate an
-# array, and numba compiles every function it calls the same way (the caller's flags
-# reach its callees): the callers pass scratch arrays in, and the arrays outlive the call.
+# array, and numba compiles the functions it calls the same way (the caller's flags reach
+# its callees): the callers pass scratch arrays in, and the arrays outlive the call. But
+# only where a callee has no compiled version of that signature yet: one compiled first
+# for a caller with reference counting is reused as it is (perf found the ruff game's
+# options and the quick bounds' rules counting references under the search, 6% of the
+# solver's time in NRT_incref and NRT_decref). So every solver kernel that allocates
+# nothing (kernels.dd_state, dd_moves, dd_tt, dd_bounds, dd_trump_game, dd_ruff_game)
+# carries the override itself; those that allocate, and their callers, keep counting.
 # `_nrt` is numba's own target option (numba.core.options), underscored but long-standing;
 # tests/test_jit_cache.py checks that it still takes effect.
 NO_REFCOUNT = {"_nrt": False}

@@ -75,3 +75,30 @@ def test_no_refcount_override_leaves_no_reference_counting():
     # core would silently count references again (12% of its time)
     assert _refcount_calls() > 0
     assert _refcount_calls(**NO_REFCOUNT) == 0
+
+
+# the solver's kernels that allocate arrays (or call one that does) and so keep numba's
+# reference counting; every other kernel of these modules carries the override
+_SOLVER_MODULES = ("dd_state", "dd_moves", "dd_tt", "dd_bounds", "dd_trump_game",
+                   "dd_ruff_game")
+_ALLOCATING = {"validate_hands", "new_misere_work", "stack_work", "new_trump_work",
+               "new_ruff_work", "ruff_lower_bound"}
+
+
+def test_solver_kernels_that_allocate_nothing_count_no_references():
+    # numba reuses a callee already compiled for the same signature whatever the flags of
+    # a later caller, so the search's core inherits no reference counting from its own
+    # override alone: a rule of the quick bounds compiled first for `solve_value` counted
+    # references under the search too (perf: NRT_incref and NRT_decref, 6% of the time)
+    import importlib
+
+    counted = []
+    for name in _SOLVER_MODULES:
+        module = importlib.import_module("kernels." + name)
+        for attr, obj in vars(module).items():
+            if (isinstance(obj, numba.core.registry.CPUDispatcher)
+                    and obj.__module__ == module.__name__):
+                nrt = obj.targetoptions.get("_nrt", True)
+                if (attr in _ALLOCATING) == (nrt is False):
+                    counted.append((name, attr, nrt))
+    assert counted == []
