@@ -330,7 +330,16 @@ def trump_length_tricks(hands, d, trump):
     mine = hands[d] & tm
     if mine == U0:
         return 0, U0
-    theirs = others_of(hands, d) & tm
+    return unbeaten_trumps(mine, others_of(hands, d) & tm), mine & (U0 - mine)
+
+
+@njit(**NO_REFCOUNT)
+def unbeaten_trumps(mine, theirs):
+    """How many of the trumps `mine` no trump of `theirs` can beat, each of theirs beating at
+    most one (`trump_length_tricks`): the count less the largest matching of their trumps
+    to lower ones of mine, found greedily (each of theirs, lowest first, takes the lowest
+    of mine still unmatched below it). Masks of one suit, in any bit numbering that keeps
+    the ranks' order."""
     unmatched = mine
     m = 0
     while theirs != U0 and unmatched != U0:
@@ -340,7 +349,7 @@ def trump_length_tricks(hands, d, trump):
         if h > c:
             m += 1
             unmatched ^= c
-    return popcount(mine) - m, mine & (U0 - mine)
+    return popcount(mine) - m
 
 
 @njit(**NO_REFCOUNT)

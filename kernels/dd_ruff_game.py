@@ -60,7 +60,7 @@ An explicit stack, not recursion: numba cannot cache a self-recursive function.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_bounds import split_bottoms, top_run
+from kernels.dd_bounds import split_bottoms, top_run, unbeaten_trumps
 from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
 from kernels.dd_trump_game import highest_first, stack_work
 from kernels.jit import NO_REFCOUNT, njit
@@ -145,22 +145,12 @@ def _d_cards(t0, ln):
 @njit(**NO_REFCOUNT)
 def _sure(t0, t1, t2, t3, ln, d_leads):
     """Tricks D is sure of in the game: each defender's trump beats at most one of D's
-    (matched greedily, lowest first); on lead, D first cashes in each side suit its top
+    (kernels.dd_bounds.unbeaten_trumps); on lead, D first cashes in each side suit its top
     cards while every defender holding a trump still follows, or, when its top trumps
     are at least as many as every defender's trumps, all its trumps and top cards."""
     theirs = t1 | t2 | t3
-    unmatched = t0
-    m = 0
-    while theirs != U0 and unmatched != U0:
-        h = theirs & (U0 - theirs)
-        theirs ^= h
-        c = unmatched & (U0 - unmatched)
-        if h > c:
-            m += 1
-            unmatched ^= c
-    n = popcount(t0) - m
     if d_leads:
-        k = popcount(top_run(t0, t1 | t2 | t3))
+        k = popcount(top_run(t0, theirs))
         if k >= popcount(t1) and k >= popcount(t2) and k >= popcount(t3):
             # D's top trumps draw every defender's (R19): then all its trumps and top
             # cards win, nobody left to ruff
@@ -168,6 +158,8 @@ def _sure(t0, t1, t2, t3, ln, d_leads):
             for j in range(3):
                 n += _dtop(ln, j)
             return n
+    n = unbeaten_trumps(t0, theirs)
+    if d_leads:
         for j in range(3):
             cap = _dtop(ln, j)
             if t1 != U0:
