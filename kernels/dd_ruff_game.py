@@ -13,29 +13,40 @@ gives D a ruff, and D's top cards win when nobody ruffs them.
 
 The game, against a lone D (its right-hand opponent A, left-hand L, partner P):
 
-- The side suits' ranks are forgotten except D's top cards: a side trick is D's when D
-  played a top card of the suit led and nobody played a trump; when D played another card
-  of the suit led (it might still win in play), the defenders choose the winner; a
-  discard never wins (R20). Once no defender holds a suit, D's cards of it are all top.
-- The defenders lead any suit one of them holds (the defender on lead is theirs to
-  choose); A plays before D, L and P after it whoever led, so they see D's card. When D
-  leads, L, P and A play after it, as in play.
+- Each trick goes round the table from its leader as in play (R18-R20: D, L, P, A
+  clockwise), and the leader leads a suit it holds. The winner leads the next trick.
+- The side suits' ranks are forgotten except D's top cards. A side trick nobody trumped
+  is D's when D played a top card of the suit led; otherwise it goes to one of the hands
+  that played the suit led (D among them when it followed with another card, which might
+  still win in play), and the defenders choose which. A discard never wins (R20). Once no
+  defender holds a suit, D's cards of it are all top.
 - A hand that holds the suit led follows it (one card fewer there); a void hand ruffs
   with a trump or discards a card of another suit (R19).
-- The highest trump played wins, else as above (R20).
+- A trick with a trump in it is D's when D's trump is the highest; when a defender's is,
+  the defenders choose which of the defenders who played a trump wins it.
 
-Every line of play maps to a line of the game with the same trick winners (a trick the
-defenders win in play is one the game lets them win; a trick D wins by its top card or
-a trump is D's in both), and the defenders have every choice they have in play and more,
-so D's tricks in the game are tricks D makes in play: a lower bound. D's own choices may
-be restricted at will (that only lowers the bound): D plays one trump of each run that
-no defender's trump (nor the one to beat) splits, never underruffs but with its lowest
-trump, and discards from a suit a non-top card when it holds one. The defenders' choices
-are cut only where a choice is dominated: a trump played after D is the lowest, or (when
-D's trump is the one to beat) the lowest one above it; A, before D, plays one trump of
-each run between D's trumps. A defender holding a higher trump instead of a lower one
-is never worse off (whichever defender wins a trick is theirs to choose), so those
-choices lose nothing.
+Every line of play maps to a line of the game with the same trick winners and so the
+same leaders (the hand that wins a trick in play is always among the game's choices),
+and the defenders have every choice they have in play and more, so D's tricks in the
+game are tricks D makes in play: a lower bound. D's own choices may be restricted at
+will (that only lowers the bound): D plays one trump of each run that no defender's
+trump (nor the one to beat) splits, never underruffs but with its lowest trump, and
+discards from a suit a non-top card when it holds one. The defenders' choices are cut
+only where a choice is dominated: after D has played, a defender plays its lowest trump,
+or its lowest one above D's when D's trump is the one to beat; before D, one trump of
+each run between D's trumps. Since the defenders choose among themselves who wins a
+trick their trump took, a defender holding a higher trump instead of a lower one is
+never worse off, so those choices lose nothing; and the game sees the defenders' trumps
+only as they interleave with D's (with each hand's count of them), which is what the
+search's stored relevance rests on (`ruff_cut`). Giving a trumped trick to the highest
+defender's trump instead made both wrong: seed-777 deals 20-39 then got a different
+`dd_table` (measured while this game was built).
+
+Until the eighteenth session the defenders led any suit one of them held and the right-
+hand opponent always played before D, the two others after it, whoever led: on 3,000
+random endings of 2-5 cards that game made 1,584 of the 1,897 tricks the declarer makes
+there, this one 1,718, and the Boston analysis is a quarter faster with it
+(BENCHMARKS.md).
 
 At each trick start two quick bounds may settle the game without a search: D is sure of
 its trumps less those a higher opposing trump can beat (each opposing trump is played to
@@ -52,7 +63,7 @@ and written back with the result on leaving it (a second read missed the cache a
 as the first: half the game's time went to the two).
 
 The game's value depends on the trumps' owners (relative ranks), every hand's side-suit
-lengths, D's top cards and who leads, so its memo is keyed on those alone.
+lengths, D's top cards and which hand leads, so its memo is keyed on those alone.
 
 An explicit stack, not recursion: numba cannot cache a self-recursive function.
 """
@@ -65,17 +76,17 @@ from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
 from kernels.dd_trump_game import highest_first, stack_work
 from kernels.jit import NO_REFCOUNT, njit
 
-RUFF_GAME_BUDGET = 1 << 18  # nodes (plays and trick starts) of one game at most
+RUFF_GAME_BUDGET = 1 << 18  # nodes (plays, choices, trick starts) of one game at most
 RUFF_MEMO = 1 << 15  # entries (three words each) of the memo of one solve
 RUFF_CUT_BUDGET = 8192  # nodes of one game asked at a node of the search (`ruff_cut`)
 RUFF_CUT_MEMO = 1 << 19  # entries of a worker's memo for those games (12 MiB)
 
 # node kinds
-_DEF = 0  # defenders on lead: which suit (min)
+_DEF = 0  # a defender on lead: which suit, or which trump (min)
 _DLEAD = 1  # D on lead (max)
 _PLAY = 2  # a defender plays to the trick (min)
 _DPLAY = 3  # D plays to a trick a defender led (max)
-_OUT = 4  # D's non-top card of the suit led, no trump: the defenders pick the winner (min)
+_OUT = 4  # a trick's end: the defenders pick its winner among those who could win (min)
 
 # D's card in the trick
 _NOCARD = 0
@@ -88,7 +99,7 @@ _TRUMP = 3  # the suit led is the trump (side suits are 0..2)
 # option encodings: 0..2 a suit (lead or discard), 8 follow, 9 D's top card of the suit
 # led, 10 D's low card of it, 16 + card a trump (card id in the compressed trump suit),
 # 32 + j D's low card of side suit j (a lead), 40 + j D's top card (a lead), 48 + j a D
-# discard of suit j; for _OUT 0 (the defenders win) and 1 (D wins)
+# discard of suit j; for _OUT the winner's role (0 D, 1 A, 2 L, 3 P)
 _FOLLOW = 8
 _DTOP = 9
 _DLOW = 10
@@ -206,9 +217,10 @@ def _memo_put(memo, s, w1, w2, proven, refuted):
 
 
 @njit(**NO_REFCOUNT)
-def _w1(t0, t1, t2, t3, d_leads):
+def _w1(t0, t1, t2, t3, lead):
+    """The memo's first key word: the trumps by role and the role on lead."""
     return (t0 | (t1 << np.uint64(13)) | (t2 << np.uint64(26)) | (t3 << np.uint64(39))
-            | (np.uint64(d_leads) << np.uint64(52)) | (U1 << np.uint64(53)))
+            | (np.uint64(lead) << np.uint64(52)) | (U1 << np.uint64(54)))
 
 
 @njit(**NO_REFCOUNT)
@@ -220,21 +232,43 @@ def _above(m, hi):
 
 
 @njit(**NO_REFCOUNT)
-def _options(kd, role, led, dled, t0, t1, t2, t3, ln, hi, hid, out):
+def _after(r):
+    """The role that plays after role r (seats clockwise: D, L, P, A)."""
+    return 2 if r == 0 else (3 if r == 2 else (1 if r == 3 else 0))
+
+
+@njit(**NO_REFCOUNT)
+def _trumps_of(t1, t2, t3, r):
+    """The trumps of defender role r (1 A, 2 L, 3 P)."""
+    return t1 if r == 1 else (t2 if r == 2 else t3)
+
+
+@njit(**NO_REFCOUNT)
+def _played(t1, t2, t3, r, b):
+    """The defenders' trumps after defender role r played trump b."""
+    if r == 1:
+        return t1 ^ b, t2, t3
+    if r == 2:
+        return t1, t2 ^ b, t3
+    return t1, t2, t3 ^ b
+
+
+@njit(**NO_REFCOUNT)
+def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
     """Write a node's options into `out` (encodings above); return their count."""
     n = 0
-    defs = t1 | t2 | t3
     if kd == _DEF:
-        # likely refutations first: suits where D follows with a low card, trumps, suits
-        # where D holds a top card, suits D may ruff
+        # the defender on lead (role ldr) leads a suit it holds; likely refutations
+        # first: suits where D follows with a low card, trumps, suits where D holds a top
+        # card, suits D may ruff
+        m = _trumps_of(t1, t2, t3, ldr)
         for rank in range(4):
             if rank == 1:
-                if defs != U0:
-                    out[n] = _TRUMP
-                    n += 1
+                if m != U0:
+                    n = highest_first(split_bottoms(m, t0), 16, out, n)
                 continue
             for j in range(3):
-                if _len(ln, 1, j) + _len(ln, 2, j) + _len(ln, 3, j) == 0:
+                if _len(ln, ldr, j) == 0:
                     continue
                 held = _dtop(ln, j) + _dlow(ln, j) > 0
                 r = 3 if not held else (2 if _dtop(ln, j) > 0 else 0)
@@ -242,6 +276,7 @@ def _options(kd, role, led, dled, t0, t1, t2, t3, ln, hi, hid, out):
                     out[n] = j
                     n += 1
     elif kd == _DLEAD:
+        defs = t1 | t2 | t3
         for j in range(3):
             if _dtop(ln, j) > 0:
                 out[n] = 40 + j
@@ -252,17 +287,17 @@ def _options(kd, role, led, dled, t0, t1, t2, t3, ln, hi, hid, out):
                 out[n] = 32 + j
                 n += 1
     elif kd == _PLAY:
-        m = t1 if role == 1 else (t2 if role == 2 else t3)
+        m = _trumps_of(t1, t2, t3, role)
         if led != _TRUMP and _len(ln, role, led) > 0:
             out[0] = _FOLLOW
             return 1
         if m != U0:
-            if dled == 0 and role == 1:
-                # A before D: one trump of each run between D's trumps
+            if dcard == _NOCARD:
+                # before D: one trump of each run between D's trumps
                 n = highest_first(split_bottoms(m, t0), 16, out, n)
             else:
                 low = lowest_bit(m)
-                if hid:
+                if hir == 0:
                     cov = lowest_bit(_above(m, hi))
                     if cov != U0 and cov != low:
                         out[n] = 16 + trailing_zeros(cov)
@@ -275,6 +310,7 @@ def _options(kd, role, led, dled, t0, t1, t2, t3, ln, hi, hid, out):
                     out[n] = j
                     n += 1
     elif kd == _DPLAY:
+        defs = t1 | t2 | t3
         if led != _TRUMP and _dtop(ln, led) + _dlow(ln, led) > 0:
             if _dtop(ln, led) > 0:
                 out[n] = _DTOP
@@ -297,36 +333,38 @@ def _options(kd, role, led, dled, t0, t1, t2, t3, ln, hi, hid, out):
         elif lowest_bit(t0) < hi:
             out[n] = 16 + trailing_zeros(lowest_bit(t0))  # a trump under the one to beat
             n += 1
-    else:  # _OUT
-        out[0] = 0
-        out[1] = 1
-        n = 2
+    else:  # _OUT: the defenders choose the trick's winner among `role` (a role mask)
+        for r in (1, 2, 3, 0):
+            if (role >> r) & 1:
+                out[n] = r
+                n += 1
     return n
 
 
 @njit
 def new_ruff_work():
     """Scratch arrays for `ruff_game_wins` (kernels.dd_trump_game.stack_work)."""
-    return stack_work(8, 11, _MAXLV, _MAXOPT)
+    return stack_work(8, 14, _MAXLV, _MAXOPT)
 
 
 @njit(**NO_REFCOUNT)
-def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
+def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
     """1 when the lone declarer makes `k` tricks in the ruff game above whatever the
     defenders do, 0 when it cannot, -1 when the search would need more than `budget`
-    nodes (plays and trick starts). Trumps by role (t0 D, t1 A, t2 L, t3 P) in bits
-    0..12; `ln` packs the defenders' side-suit lengths (4 bits per role 1..3 and side
+    nodes (plays, choices and trick starts). Trumps by role (t0 D, t1 A, t2 L, t3 P) in
+    bits 0..12; `ln` packs the defenders' side-suit lengths (4 bits per role 1..3 and side
     suit, from bit 0), D's top cards (from bit 36) and other cards (from bit 48) of each
-    side suit. Trick-start values are kept in `memo` ((size, 3) words: the two key words
-    and the bounds on the tricks still needed, low byte proven, next byte refuted).
-    `work`: `new_ruff_work()`."""
+    side suit; `lead` is the role on lead. Trick-start values are kept in `memo` ((size,
+    3) words: the two key words and the bounds on the tricks still needed, low byte
+    proven, next byte refuted). `work`: `new_ruff_work()`."""
     ut, it, opts = work
     a0, a1, a2, a3, aln, ahi = ut[0], ut[1], ut[2], ut[3], ut[4], ut[5]
-    wins, kind, role, led, dled, dcard = it[0], it[1], it[2], it[3], it[4], it[5]
-    hid, nopt, idx = it[6], it[7], it[8]
+    wins, kind, role, led, ldr, dcard = it[0], it[1], it[2], it[3], it[4], it[5]
+    hir, nopt, idx = it[6], it[7], it[8]
     # the memo's bounds on a trick start's state as read on entering it (-1: not read),
     # updated on leaving it without reading the memo again (a cache miss each time)
     mlo, mup = it[9], it[10]
+    fol, tpl = it[11], it[12]  # roles that followed the side suit led, that played a trump
     a0[0] = t0
     a1[0] = t1
     a2[0] = t2
@@ -334,8 +372,8 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
     aln[0] = _normalise(ln)
     ahi[0] = U0
     wins[0] = 0
-    kind[0] = _DLEAD if d_leads else _DEF
-    dled[0] = 1 if d_leads else 0
+    kind[0] = _DLEAD if lead == 0 else _DEF
+    ldr[0] = lead
     lv = 0
     nodes = 0
     mode = _ENTER
@@ -357,11 +395,11 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
                 elif _d_cards(a0[lv], aln[lv]) - _beyond(a0[lv], a1[lv], a2[lv], a3[lv]) < need:
                     res = 0
                     mode = _RETURN
-                elif _sure(a0[lv], a1[lv], a2[lv], a3[lv], aln[lv], dled[lv]) >= need:
+                elif _sure(a0[lv], a1[lv], a2[lv], a3[lv], aln[lv], ldr[lv] == 0) >= need:
                     res = 1
                     mode = _RETURN
                 else:
-                    w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], dled[lv])
+                    w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], ldr[lv])
                     lo, up = _memo_get(memo, _slot(memo, w1, aln[lv]), w1, aln[lv])
                     mlo[lv] = lo
                     mup[lv] = up
@@ -372,15 +410,16 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
                         res = 0
                         mode = _RETURN
             if mode == _NEXT:
-                nopt[lv] = _options(kd, role[lv], led[lv], dled[lv], a0[lv], a1[lv], a2[lv],
-                                    a3[lv], aln[lv], ahi[lv], hid[lv] == 1, opts[lv])
+                nopt[lv] = _options(kd, role[lv], led[lv], ldr[lv], dcard[lv], hir[lv],
+                                    a0[lv], a1[lv], a2[lv], a3[lv], aln[lv], ahi[lv],
+                                    opts[lv])
                 idx[lv] = 0
             continue
         if mode == _RETURN:
             if mup[lv] >= 0:
                 need = k - wins[lv]
                 if need > mlo[lv] and need < mup[lv]:
-                    w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], dled[lv])
+                    w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], ldr[lv])
                     s = _slot(memo, w1, aln[lv])
                     lo, up = mlo[lv], mup[lv]
                     if res == 1:
@@ -404,19 +443,36 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
         idx[lv] += 1
         c = lv + 1
         x0, x1, x2, x3 = a0[lv], a1[lv], a2[lv], a3[lv]
-        xln, xhi, xhid = aln[lv], ahi[lv], hid[lv]
-        xled, xdled, xd = led[lv], dled[lv], dcard[lv]
-        nxt = -1  # the role to play next, 0 for D, -1 at the trick's end
-        won = -1  # at the trick's end: 1 D wins, 0 the defenders, 2 the defenders choose
+        xln, xhi, xhir = aln[lv], ahi[lv], hir[lv]
+        xled, xldr, xd = led[lv], ldr[lv], dcard[lv]
+        xfol, xtpl = fol[lv], tpl[lv]
+        who = 0  # the role that played this option (for the next to play)
+        won = -1  # the trick's winner role, or -2: the defenders choose among `choice`
+        choice = 0
         if kd == _DEF:
-            xled = o
+            who = xldr
             xhi = U0
-            xhid = 0
+            xhir = -1
             xd = _NOCARD
-            nxt = 1
+            xfol = 0
+            xtpl = 0
+            if o >= 16:
+                b = U1 << np.uint64(o - 16)
+                x1, x2, x3 = _played(x1, x2, x3, who, b)
+                xled = _TRUMP
+                xhi = b
+                xhir = who
+                xtpl = 1 << who
+            else:
+                xled = o
+                xln = _dec(xln, (who - 1) * 12 + o * 4)
+                xfol = 1 << who
         elif kd == _DLEAD:
+            who = 0
             xhi = U0
-            xhid = 0
+            xhir = -1
+            xfol = 0
+            xtpl = 0
             if o >= 40:
                 xled = o - 40
                 xln = _dec(xln, 36 + xled * 4)
@@ -429,31 +485,24 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
                 xled = _TRUMP
                 xhi = U1 << np.uint64(o - 16)
                 x0 ^= xhi
-                xhid = 1
+                xhir = 0
                 xd = _OTHER
-            nxt = 2
         elif kd == _PLAY:
-            r = role[lv]
+            who = role[lv]
             if o == _FOLLOW:
-                xln = _dec(xln, (r - 1) * 12 + xled * 4)
+                xln = _dec(xln, (who - 1) * 12 + xled * 4)
+                xfol |= 1 << who
             elif o >= 16:
                 b = U1 << np.uint64(o - 16)
-                if r == 1:
-                    x1 ^= b
-                elif r == 2:
-                    x2 ^= b
-                else:
-                    x3 ^= b
+                x1, x2, x3 = _played(x1, x2, x3, who, b)
+                xtpl |= 1 << who
                 if b > xhi:
                     xhi = b
-                    xhid = 0
+                    xhir = who
             else:
-                xln = _dec(xln, (r - 1) * 12 + o * 4)
-            if xdled == 0:
-                nxt = 0 if r == 1 else (3 if r == 2 else -1)
-            else:
-                nxt = 3 if r == 2 else (1 if r == 3 else -1)
+                xln = _dec(xln, (who - 1) * 12 + o * 4)
         elif kd == _DPLAY:
+            who = 0
             if o == _DTOP:
                 xln = _dec(xln, 36 + xled * 4)
                 xd = _TOP
@@ -469,35 +518,51 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
                 x0 ^= b
                 if b > xhi:
                     xhi = b
-                    xhid = 1
+                    xhir = 0
                 xd = _OTHER
-            nxt = 2
         else:  # _OUT
             won = o
-        if kd != _OUT and nxt < 0:
-            if xhi != U0:
-                won = xhid
-            elif xd == _TOP:
-                won = 1
-            elif xd == _LOW:
-                won = 2
-            else:
-                won = 0
+        nxt = -1
+        if kd != _OUT:
+            nxt = _after(who)
+            if nxt == xldr:
+                nxt = -1
+                # the trick is complete (R20): the highest trump; else D's top card of the
+                # suit led; else one of those who followed it (the ranks are forgotten),
+                # D too when it followed with a lower card: the defenders choose
+                if xhi != U0:
+                    if xhir == 0:
+                        won = 0
+                    else:
+                        choice = xtpl  # ranks among the defenders' trumps are theirs
+                elif xd == _TOP:
+                    won = 0
+                else:
+                    choice = xfol | (1 if xd == _LOW else 0)
+                if won < 0:
+                    if (choice & (choice - 1)) == 0:
+                        won = trailing_zeros(np.uint64(choice))
+                    else:
+                        won = -2
         a0[c], a1[c], a2[c], a3[c] = x0, x1, x2, x3
         aln[c] = xln
         ahi[c] = xhi
-        hid[c] = xhid
+        hir[c] = xhir
         led[c] = xled
-        dled[c] = xdled
+        ldr[c] = xldr
         dcard[c] = xd
+        fol[c] = xfol
+        tpl[c] = xtpl
         wins[c] = wins[lv]
-        if won == 2:
+        if won == -2:
             kind[c] = _OUT
+            role[c] = choice
         elif won >= 0:
-            wins[c] += won
+            if won == 0:
+                wins[c] += 1
             aln[c] = _normalise(xln)
-            kind[c] = _DLEAD if won == 1 else _DEF
-            dled[c] = won
+            kind[c] = _DLEAD if won == 0 else _DEF
+            ldr[c] = won
         elif nxt == 0:
             kind[c] = _DPLAY
         else:
@@ -511,6 +576,13 @@ def ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
 def _seat(d, r):
     """The seat of role r (0 D, 1 its right-hand opponent, 2 left-hand, 3 partner)."""
     return (d + (0 if r == 0 else (3 if r == 1 else r - 1))) & 3
+
+
+@njit(**NO_REFCOUNT)
+def _role(d, seat):
+    """The role (0 D, 1 A, 2 L, 3 P) of `seat` against declarer d."""
+    x = (seat - d) & 3
+    return 0 if x == 0 else (2 if x == 1 else (3 if x == 2 else 1))
 
 
 @njit(**NO_REFCOUNT)
@@ -556,12 +628,12 @@ def _start(hands, trump, d):
 
 
 @njit(**NO_REFCOUNT)
-def _wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work):
+def _wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
     """`ruff_game_wins` as a bool; a game out of budget counts as lost and is remembered
     so (never claiming a trick), not searched again for k or more."""
-    res = ruff_game_wins(t0, t1, t2, t3, ln, d_leads, k, budget, memo, work)
+    res = ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work)
     if res < 0:
-        w1 = _w1(t0, t1, t2, t3, d_leads)
+        w1 = _w1(t0, t1, t2, t3, lead)
         s = _slot(memo, w1, ln)
         lo, _ = _memo_get(memo, s, w1, ln)
         _memo_put(memo, s, w1, ln, min(lo, k - 1), k)
@@ -574,7 +646,7 @@ def ruff_tricks(hands, leader, trump, d, k, budget, memo, work):
     above (`ruff_game_wins` within `budget` nodes, values memoised in `memo`, which may
     serve every question about one deal and trump; `work`: `new_ruff_work()`)."""
     t0, t1, t2, t3, ln = _start(hands, trump, d)
-    return _wins(t0, t1, t2, t3, ln, 1 if leader == d else 0, k, budget, memo, work)
+    return _wins(t0, t1, t2, t3, ln, _role(d, leader), k, budget, memo, work)
 
 
 @njit(**NO_REFCOUNT)
@@ -591,7 +663,7 @@ def ruff_cut(hands, leader, trump, d, k, memo, work):
     solves; an out-of-budget game is remembered as lost. `work`: `new_ruff_work()`.
     """
     t0, t1, t2, t3, ln = _start(hands, trump, d)
-    if not _wins(t0, t1, t2, t3, ln, 1 if leader == d else 0, k, RUFF_CUT_BUDGET, memo, work):
+    if not _wins(t0, t1, t2, t3, ln, _role(d, leader), k, RUFF_CUT_BUDGET, memo, work):
         return False, U0
     rel = lowest_bit(hands[d] & SUIT_MASK[trump])
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[d]
@@ -613,8 +685,8 @@ def ruff_lower_bound(hands, leader, trump, d, lo, hi):
     memo = np.zeros((RUFF_MEMO, 3), np.uint64)
     work = new_ruff_work()
     t0, t1, t2, t3, ln = _start(hands, trump, d)
-    d_leads = 1 if leader == d else 0
-    while lo < hi and _wins(t0, t1, t2, t3, ln, d_leads, lo + 1, RUFF_GAME_BUDGET, memo, work):
+    lead = _role(d, leader)
+    while lo < hi and _wins(t0, t1, t2, t3, ln, lead, lo + 1, RUFF_GAME_BUDGET, memo, work):
         lo += 1
     return lo
 

@@ -3,8 +3,10 @@
 The kernel, which holds the players to dominant choices and memoises, agrees with an
 exhaustive minimax of the same game in plain Python (every card of every hand tried); a
 win in the game is a trick count the declarer makes in play (brute force on random
-endings); it proves what the quick bounds and the trump game cannot; a game out of
-budget never claims a trick.
+endings); it proves what the quick bounds and the trump game cannot; it plays each
+trick round the table from the hand on lead, which leads a suit it holds (R18-R20); a
+trick a defender's trump takes goes to whichever defender who played a trump the
+defenders choose; a game out of budget never claims a trick.
 """
 
 import random
@@ -38,6 +40,10 @@ _TRUMP = 3  # the trump led (side suits are 0..2)
 SCALES = ["quick", pytest.param("full", marks=pytest.mark.slow)]  # full: under make verify
 # N: SA D95, E: H9 C76, S: S75 C8, W: SJ HJ C4
 EXAMPLE = "N:A..95. .9..76 75...8 J.J..4"
+# N: HQ D6, E: C83, S: DK C2, W: HJ6
+SEAT_EXAMPLE = "N:.Q.6. ...83 ..K.2 .J6.."
+# N: S8 HT6 D9, E: S72 D74, S: ST HA2 DQ, W: SQ9 HQ9
+CHOICE_EXAMPLE = "N:8.T6.9. 72..74. T.A2.Q. Q9.Q9.."
 
 
 def _bits(mask):
@@ -126,63 +132,80 @@ def _declarer_plays(trumps, top, low, led):
     return out
 
 
+# roles 0 D, 1 A (right-hand opponent), 2 L (left-hand), 3 P (partner); the play goes
+# clockwise D, L, P, A from the trick's leader (R18-R20)
+_ORDER = {0: (0, 2, 3, 1), 2: (2, 3, 1, 0), 3: (3, 1, 0, 2), 1: (1, 0, 2, 3)}
+
+
+def _roles(mask):
+    return [r for r in (1, 2, 3) if mask >> r & 1]
+
+
 @cache
-def _game(trumps, lens, top, low, d_leads, k):
-    """The ruff game by exhaustive minimax: True when D makes k more tricks."""
+def _game(trumps, lens, top, low, lead, k):
+    """The ruff game by exhaustive minimax: True when D makes k more tricks, the hand of
+    role `lead` on lead."""
     if k <= 0:
         return True
     if bin(trumps[0]).count("1") + sum(top) + sum(low) < k:
         return False
 
-    def finish(trumps, lens, top, low, hi, hi_d, kind):
-        # R20: the highest trump, else D's top card of the suit led; D's other card of
-        # it might win in play, so the defenders choose
+    def finish(trumps, lens, top, low, hi, hi_role, kind, followed, trumped):
+        # R20: the highest trump (among the defenders' trumps they choose the winner);
+        # else D's top card of the suit led; else one of those who followed it, D too when
+        # it followed with another card (which might win in play): the defenders choose
         if hi:
-            outcomes = [hi_d]
+            winners = [0] if hi_role == 0 else _roles(trumped)
         elif kind == "top":
-            outcomes = [True]
-        elif kind == "low":
-            outcomes = [False, True]
+            winners = [0]
         else:
-            outcomes = [False]
+            winners = _roles(followed) + ([0] if kind == "low" else [])
         top2, low2 = _normalise(lens, top, low)
-        return all(_game(trumps, lens, top2, low2, w, k - w) for w in outcomes)
+        return all(_game(trumps, lens, top2, low2, w, k - (w == 0)) for w in winners)
 
-    def after(trumps, lens, top, low, led, order, hi, hi_d, kind):
-        # the defenders in `order` play in turn, each seeing the cards before it
+    def play(order, trumps, lens, top, low, led, hi, hi_role, kind, followed, trumped):
+        # the hands of `order` play in turn, each seeing the cards before it
         if not order:
-            return finish(trumps, lens, top, low, hi, hi_d, kind)
-        r = order[0]
-        for t2, l2, c in _defender_plays(trumps, lens, r, led):
-            h2, d2 = (c, False) if c > hi else (hi, hi_d)
-            if not after(t2, l2, top, low, led, order[1:], h2, d2, kind):
+            return finish(trumps, lens, top, low, hi, hi_role, kind, followed, trumped)
+        r, rest = order[0], order[1:]
+        if r == 0:
+            return any(play(rest, t2, lens, top2, low2, led, max(hi, c),
+                            0 if c > hi else hi_role, kd, followed, trumped)
+                       for t2, top2, low2, c, kd in _declarer_plays(trumps, top, low, led))
+        follows = led != _TRUMP and lens[r - 1][led] > 0
+        for t2, l2, c in _defender_plays(trumps, lens, r - 1, led):
+            if not play(rest, t2, l2, top, low, led, max(hi, c), r if c > hi else hi_role,
+                        kind, followed | (1 << r if follows else 0),
+                        trumped | (1 << r if c else 0)):
                 return False
         return True
 
-    if d_leads:
+    order = _ORDER[lead]
+    if lead == 0:
         for j in range(3):
-            if top[j] and after(trumps, lens, top[:j] + (top[j] - 1,) + top[j + 1:], low, j,
-                                (1, 2, 0), 0, False, "top"):
+            if top[j] and play(order[1:], trumps, lens, top[:j] + (top[j] - 1,) + top[j + 1:],
+                               low, j, 0, -1, "top", 0, 0):
                 return True
-            if low[j] and after(trumps, lens, top, low[:j] + (low[j] - 1,) + low[j + 1:], j,
-                                (1, 2, 0), 0, False, "low"):
+            if low[j] and play(order[1:], trumps, lens, top, low[:j] + (low[j] - 1,) + low[j + 1:],
+                               j, 0, -1, "low", 0, 0):
                 return True
-        for c in _bits(trumps[0]):
-            if after((trumps[0] ^ c,) + trumps[1:], lens, top, low, _TRUMP, (1, 2, 0), c,
-                     True, "other"):
-                return True
-        return False
-    leads = [j for j in range(3) if sum(lens[r][j] for r in range(3))]
-    if trumps[1] | trumps[2] | trumps[3]:
-        leads.append(_TRUMP)
-    for led in leads:
-        # A plays before D, L and P after it
-        for t2, l2, c in _defender_plays(trumps, lens, 0, led):
-            if not any(after(t3, l2, top3, low3, led, (1, 2), max(c, dc),
-                             dc > c, kind)
-                       for t3, top3, low3, dc, kind in _declarer_plays(t2, top, low, led)):
-                return False
+        return any(play(order[1:], (trumps[0] ^ c,) + trumps[1:], lens, top, low, _TRUMP, c, 0,
+                        "other", 0, 0) for c in _bits(trumps[0]))
+    # the defender on lead leads a suit it holds: a side suit, or any of its trumps
+    for j in range(3):
+        if lens[lead - 1][j] and not play(order[1:], trumps, _minus(lens, lead - 1, j), top,
+                                          low, j, 0, -1, None, 1 << lead, 0):
+            return False
+    for c in _bits(trumps[lead]):
+        t = list(trumps)
+        t[lead] ^= c
+        if not play(order[1:], tuple(t), lens, top, low, _TRUMP, c, lead, None, 0, 1 << lead):
+            return False
     return True
+
+
+def _role(d, seat):
+    return {0: 0, 1: 2, 2: 3, 3: 1}[(seat - d) % 4]
 
 
 def _reference_best(hands, trump, d, leader):
@@ -190,7 +213,7 @@ def _reference_best(hands, trump, d, leader):
     top, low = _normalise(lens, top, low)
     n = len(_bits(trumps[0])) + sum(top) + sum(low)
     best = 0
-    while best < n and _game(trumps, lens, top, low, leader == d, best + 1):
+    while best < n and _game(trumps, lens, top, low, _role(d, leader), best + 1):
         best += 1
     return best
 
@@ -261,8 +284,8 @@ def test_r20_ruff_game_quick_bounds_hold_against_exhaustive_minimax(scale):
         beyond_seen += cap < _d_cards(t0, ln)
         if sure > 0:
             # the bound settles the game at its first node: no search, within budget 1
-            assert ruff_game_wins(t0, t1, t2, t3, ln, leader == d, sure, 1, new_ruff_memo(),
-                                  new_ruff_work()) == 1
+            assert ruff_game_wins(t0, t1, t2, t3, ln, _role(d, leader), sure, 1,
+                                  new_ruff_memo(), new_ruff_work()) == 1
     assert sure_seen > n // 4 and beyond_seen > n // 4
 
 
@@ -323,6 +346,38 @@ def test_r19_r20_ruff_game_proves_what_the_other_bounds_cannot():
     assert ruff_tricks(arr, 2, 0, 2, 2, 10**6, new_ruff_memo(), new_ruff_work())
     assert not ruff_tricks(arr, 2, 0, 2, 3, 10**6, new_ruff_memo(), new_ruff_work())
     assert ruff_lower_bound(arr, 2, 0, 2, 0, 3) == 2
+
+
+def test_r18_r19_r20_ruff_game_plays_round_the_table_from_the_leader():
+    # SEAT_EXAMPLE, diamonds trump, North declares and East (North's left) leads: East
+    # holds only clubs, so it leads one; South follows, West (void, no trump) discards, and
+    # North ruffs last: a trick (brute force). A game where the defenders lead any suit
+    # one of them holds, the right-hand opponent before the declarer and the others after
+    # it, sees none (they lead a trump and South's king wins it)
+    arr = parse_deal(SEAT_EXAMPLE)
+    hands = tuple(int(h) for h in arr)
+    assert brute_value(hands, 2, 1, 1, 1) == 1
+    assert quick_bounds(arr, 1, 2, 1, 1, 0)[0] == 0
+    assert ruff_tricks(arr, 1, 2, 0, 1, 10**6, new_ruff_memo(), new_ruff_work())
+    assert ruff_lower_bound(arr, 1, 2, 0, 0, 2) == 1
+    assert _reference_best(hands, 2, 0, 1) == 1
+    # with South (the declarer's partner seat) on lead instead, leading the king of
+    # trumps or a club, North's trick can be stopped, and the game agrees
+    assert brute_value(hands, 2, 2, 1, 1) == _reference_best(hands, 2, 0, 2) == 0
+
+
+def test_r20_ruff_game_lets_the_defenders_choose_who_wins_with_a_trump():
+    # CHOICE_EXAMPLE, spades trump, East declares, West leads: every spade of the
+    # defenders is above East's, so East takes nothing (brute force). When a defender's
+    # trump takes a trick the game lets the defenders choose which of those who played a
+    # trump wins it (who leads next), and so may cut their trump plays to the lowest; a
+    # game that gave the trick to the highest defender's trump with the same cuts claims
+    # a trick here, and the wrong `dd_table` values that follow
+    arr = parse_deal(CHOICE_EXAMPLE)
+    hands = tuple(int(h) for h in arr)
+    assert brute_value(hands, 0, 3, 1 << 1, 1 << 1) == 0
+    assert ruff_lower_bound(arr, 3, 0, 1, 0, 4) == 0
+    assert _reference_best(hands, 0, 1, 3) == 0
 
 
 def test_ruff_game_out_of_budget_claims_nothing_and_is_remembered():
