@@ -45,8 +45,8 @@ defender's trump instead made both wrong: seed-777 deals 20-39 then got a differ
 Until the eighteenth session the defenders led any suit one of them held and the right-
 hand opponent always played before D, the two others after it, whoever led: on 3,000
 random endings of 2-5 cards that game made 1,584 of the 1,897 tricks the declarer makes
-there, this one 1,718, and the Boston analysis is a quarter faster with it
-(BENCHMARKS.md).
+there, this one 1,718, and the Boston analysis takes about a quarter less time with it
+(side by side, BENCHMARKS.md).
 
 At each trick start two quick bounds may settle the game without a search: D is sure of
 its trumps less those a higher opposing trump can beat (each opposing trump is played to
@@ -344,7 +344,7 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
 @njit
 def new_ruff_work():
     """Scratch arrays for `ruff_game_wins` (kernels.dd_trump_game.stack_work)."""
-    return stack_work(8, 14, _MAXLV, _MAXOPT)
+    return stack_work(8, 13, _MAXLV, _MAXOPT)
 
 
 @njit(**NO_REFCOUNT)
