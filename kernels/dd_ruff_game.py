@@ -449,13 +449,14 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
         who = 0  # the role that played this option (for the next to play)
         won = -1  # the trick's winner role, or -2: the defenders choose among `choice`
         choice = 0
-        if kd == _DEF:
-            who = xldr
+        if start:  # a new trick: nothing played to it yet
             xhi = U0
             xhir = -1
-            xd = _NOCARD
             xfol = 0
             xtpl = 0
+        if kd == _DEF:
+            who = xldr
+            xd = _NOCARD
             if o >= 16:
                 b = U1 << np.uint64(o - 16)
                 x1, x2, x3 = _played(x1, x2, x3, who, b)
@@ -469,10 +470,6 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
                 xfol = 1 << who
         elif kd == _DLEAD:
             who = 0
-            xhi = U0
-            xhir = -1
-            xfol = 0
-            xtpl = 0
             if o >= 40:
                 xled = o - 40
                 xln = _dec(xln, 36 + xled * 4)
