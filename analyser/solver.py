@@ -118,39 +118,17 @@ def _run_batch(deals, leader, jobs):
 
         def work(t):
             while (span := chunks.next()) is not None:
-                for i, j0, j1, i1 in _segments(span, jobs.shape[0]):
-                    if i1 > i + 1:  # whole deals i..i1-1: every job of each
-                        solve_jobs(deals[i:i1], 0, 1, leader, jobs, out[i:i1], exact[t],
-                                   classes[t], gens, t, rmemos[t])
-                    else:
-                        part = np.zeros((1, j1 - j0), np.int8)
-                        solve_jobs(deals[i:i + 1], 0, 1, leader, jobs[j0:j1], part, exact[t],
-                                   classes[t], gens, t, rmemos[t])
-                        out[i, j0:j1] = part[0]
+                for u in range(*span):
+                    i, j = divmod(u, jobs.shape[0])
+                    part = np.zeros((1, 1), np.int8)
+                    solve_jobs(deals[i:i + 1], 0, 1, leader, jobs[j:j + 1], part, exact[t],
+                               classes[t], gens, t, rmemos[t])
+                    out[i, j] = part[0, 0]
 
         with ThreadPoolExecutor(workers, thread_name_prefix="dd-batch") as pool:
             for f in [pool.submit(work, t) for t in range(workers)]:
                 f.result()
     return out
-
-
-def _segments(span, per_deal):
-    """The (deal, first job, end job, end deal) pieces of a span (a, b) of (deal, job)
-    pairs numbered deal by deal, `per_deal` jobs each: a run of whole deals i..end-1 as
-    one piece (jobs 0..per_deal), else jobs j0..j1-1 of deal i alone (end i + 1)."""
-    a, b = span
-    pieces = []
-    while a < b:
-        i, j0 = divmod(a, per_deal)
-        if j0 == 0 and b - a >= per_deal:
-            i1 = i + (b - a) // per_deal
-            pieces.append((i, 0, per_deal, i1))
-            a = i1 * per_deal
-        else:
-            j1 = min(per_deal, j0 + b - a)
-            pieces.append((i, j0, j1, i + 1))
-            a += j1 - j0
-    return pieces
 
 
 class _Chunks:

@@ -117,7 +117,8 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     declarer's open trick boundaries with a trump suit; a memo of one entry leaves the ruff
     game out of the search.
 
-    This allocates the search's stacks and scratch arrays; `_search` does the work.
+    This allocates the lone seat's game memo (`game_memo`), `search_memo` the stacks and
+    scratch arrays, and `_search` does the work.
     """
     return search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
                        moves, scores, rmemo, game_memo(trump, maxmask, winmask))
@@ -406,12 +407,14 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
     """
     gone = gone_of(hands)
     lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask, 0)
-    step = trump >= 0 and maxmask == winmask and (winmask & (winmask - 1)) == 0
+    _, step = lone_games(trump, maxmask, winmask)  # a lone declarer with a trump suit
     if step:
         # a lone declarer's tricks in the ruff game are tricks it makes in play: they
         # need no search
         lo = ruff_lower_bound(hands, leader, trump, trailing_zeros(np.uint64(winmask)), lo, hi)
         guess = lo + 1
+    if lo >= hi:
+        return lo
     t = min(max(guess, lo + 1), hi)
     memo = game_memo(trump, maxmask, winmask)
     while lo < hi:

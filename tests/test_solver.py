@@ -342,21 +342,6 @@ def test_batch_hand_out_caps_its_spans():
         assert max(b - a for a, b in spans) == min(most, max(1, n // (2 * workers)))
 
 
-def test_batch_segments_cover_each_deal_and_job_once():
-    """A span of (deal, job) pairs splits into whole-deal runs and single-deal job ranges
-    that together hold each pair of the span exactly once."""
-    from analyser.solver import _segments
-
-    for per_deal in (1, 3, 16):
-        for a in range(0, 3 * per_deal + 2):
-            for b in range(a + 1, 5 * per_deal + 1):
-                pairs = []
-                for i, j0, j1, i1 in _segments((a, b), per_deal):
-                    assert i1 == i + 1 or (j0, j1) == (0, per_deal)
-                    pairs += [(d, j) for d in range(i, i1) for j in range(j0, j1)]
-                assert pairs == [divmod(u, per_deal) for u in range(a, b)]
-
-
 def test_batch_of_zero_deals():
     empty = np.zeros((0, 4), np.uint64)
     assert analyser.dd_table(empty, 0).shape == (0, 4, 4)
