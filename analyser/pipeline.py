@@ -108,10 +108,11 @@ def real_deal(n: int, seed: int) -> np.ndarray:
 
 def real_solve(deals: np.ndarray, leader: int,
                defender_discard: str = DEFENDER_DISCARD) -> tuple[np.ndarray, np.ndarray]:
-    """Double-dummy tables of a batch: (n,4,4) int8 tricks and (n,4,2) bool [grand, little]."""
-    from analyser.solver import dd_misere_table, dd_table
+    """Double-dummy tables of a batch: (n,4,4) int8 tricks and (n,4,2) bool [grand, little]
+    (`dd_table` and `dd_misere_table`, solved as one batch: analyser.solver.solve_deals)."""
+    from analyser.solver import solve_deals
 
-    return dd_table(deals, leader), dd_misere_table(deals, leader, defender_discard)
+    return solve_deals(deals, leader, defender_discard)
 
 
 def chunk_rows(config: RunConfig, chunk: int, deal: DealFn, solve: SolveFn):

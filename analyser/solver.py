@@ -25,6 +25,7 @@ __all__ = [
     "dd_table",
     "dd_misere_table",
     "solve_declarer",
+    "solve_deals",
     "DEFENDER_DISCARDS",
     "set_table_memory",
 ]
@@ -308,3 +309,24 @@ def solve_declarer(deals, declarer, leader, defender_discard="highest"):
     jobs += [(JOB_GRAND, d, 0), (JOB_LITTLE, d, policy)]
     out = _run_batch(arr, ld, jobs)
     return np.ascontiguousarray(out[:, :4]), out[:, 4].astype(bool), out[:, 5].astype(bool)
+
+
+def solve_deals(deals, leader, defender_discard="highest"):
+    """`dd_table` and `dd_misere_table` of a batch from one batch of (deal, job) pairs:
+    (tricks (n, 4, 4) int8, misère (n, 4, 2) bool), equal to the two calls.
+
+    The Boston analysis (analyser.pipeline) needs both, and one batch keeps every worker
+    busy to its end: misère jobs are heavy-tailed (a few take seconds), and with two calls
+    the second could not start until the first's slowest job was done, while here the
+    other workers go on with the numeric jobs of later deals. Seed-777 deals 0-39 on 2
+    threads, three alternating pairs: 9.64, 10.06, 9.65 s as two calls against 8.71, 8.17,
+    8.06 s as one (BENCHMARKS.md, twentieth session).
+    """
+    arr = _deals(deals)
+    ld = _field_seat(leader, "leader")
+    policy = _policy(defender_discard)
+    jobs = [(JOB_TRICKS, 1 << d, tr) for d in range(4) for tr in range(4)]
+    jobs += [(kind, d, policy) for d in range(4) for kind in (JOB_GRAND, JOB_LITTLE)]
+    out = _run_batch(arr, ld, jobs)
+    return (np.ascontiguousarray(out[:, :16]).reshape(-1, 4, 4),
+            out[:, 16:].reshape(-1, 4, 2).astype(bool))

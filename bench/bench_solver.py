@@ -10,8 +10,9 @@
     reuses its table and answers almost at once. Target: ours/DDS value-only <= 1.0
     (median time per solve).
 (b) Boston mode: the full per-deal analysis, `dd_table` + `dd_misere_table` (every declarer
-    seat: 4 trumps, grand and little misère), in deals/s on 1 and 2 threads, each run from
-    empty transposition tables.
+    seat: 4 trumps, grand and little misère) solved in one batch as the pipeline does
+    (`solve_deals`), in deals/s on 1 and 2 threads, and as the two calls on 2 threads, each
+    run from empty transposition tables.
 (c) Transposition-table memory: the solver's configured budget, the bytes its tables hold
     after the runs, and the process's resident memory.
 (d) numba compilation: a fresh interpreter solving one small deal in every mode, first with
@@ -137,40 +138,51 @@ def bridge_vs_dds(n: int) -> tuple[str, float]:
 
 
 def boston_mode(n: int, repeats: int) -> str:
-    """Section (b): dd_table + dd_misere_table per deal, deals/s on 1 and 2 threads."""
+    """Section (b): the full analysis of each deal (`solve_deals`, the pipeline's one batch),
+    deals/s on 1 and 2 threads, beside the two calls `dd_table` + `dd_misere_table` on 2."""
     deals = analyser.deal_random(n, seed=777)
     leader = 1  # the dealer's left (R18) with North dealing
-    analyser.dd_table(deals[:2], leader)  # JIT warm-up
-    analyser.dd_misere_table(deals[:2], leader)
-    rows = []
+    solver.solve_deals(deals[:2], leader)  # JIT warm-up
+    forms = {
+        "one batch (`solve_deals`)": lambda: solver.solve_deals(deals, leader),
+        "two calls (`dd_table`, `dd_misere_table`)":
+            lambda: (analyser.dd_table(deals, leader), analyser.dd_misere_table(deals, leader)),
+    }
+    two = min(2, numba.config.NUMBA_NUM_THREADS)
+    runs = [(threads, name) for threads in (1, two) for name in forms
+            if threads > 1 or name.startswith("one")]
+    walls = {run: [] for run in runs}
+    cpus = {run: [] for run in runs}
     before = numba.get_num_threads()
     try:
-        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
-            numba.set_num_threads(threads)
-            walls, cpus = [], []
-            for _ in range(repeats):
+        for _ in range(repeats):
+            for threads, name in runs:  # the forms alternate, so that both see the same load
+                numba.set_num_threads(threads)
                 # empty tables for every run: entries outlive calls, so a repeat would
                 # otherwise find most of the earlier run's work already done
                 solver.set_table_memory(solver._TABLE_MIB, solver._PROCESS_MIB)
                 wall, cpu = time.perf_counter(), time.process_time()
-                analyser.dd_table(deals, leader)
-                analyser.dd_misere_table(deals, leader)
-                walls.append(time.perf_counter() - wall)
-                cpus.append(time.process_time() - cpu)
-                print(f"(b) {threads} thread(s): {n} deals in {walls[-1]:.0f} s",
-                      file=sys.stderr, flush=True)
-            wall = statistics.median(walls)
-            rows.append(f"| {threads} | {n / wall:.2f} | {1000 * wall / n:.0f} | "
-                        f"{n / statistics.median(cpus):.2f} |")
+                forms[name]()
+                walls[threads, name].append(time.perf_counter() - wall)
+                cpus[threads, name].append(time.process_time() - cpu)
+                print(f"(b) {threads} thread(s), {name}: {n} deals in "
+                      f"{walls[threads, name][-1]:.0f} s", file=sys.stderr, flush=True)
     finally:
         numba.set_num_threads(before)
+    rows = []
+    for run in runs:
+        wall = statistics.median(walls[run])
+        rows.append(f"| {run[0]} | {run[1]} | {n / wall:.2f} | {1000 * wall / n:.0f} | "
+                    f"{n / statistics.median(cpus[run]):.2f} |")
     return "\n".join([
         f"(b) Boston mode: the full analysis of a deal, `dd_table` (4 declarers x 4 trumps) "
-        f"+ `dd_misere_table` (4 declarers x grand, little), leader E; {n} random deals, "
-        f"median of {repeats} runs, each from empty transposition tables.",
+        f"+ `dd_misere_table` (4 declarers x grand, little), leader E, solved as the "
+        f"pipeline does, in one batch (`analyser.solver.solve_deals`); on 2 threads also as "
+        f"the two calls; {n} random deals, median of {repeats} runs (the forms alternating), "
+        f"each from empty transposition tables.",
         "",
-        "| threads | deals/s (wall) | ms/deal (wall) | deals per CPU-second |",
-        "|---:|---:|---:|---:|",
+        "| threads | form | deals/s (wall) | ms/deal (wall) | deals per CPU-second |",
+        "|---:|---|---:|---:|---:|",
         *rows,
         "",
     ])

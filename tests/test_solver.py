@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import analyser
 from analyser.cards import format_deal, parse_deal
-from analyser.solver import solve_declarer
+from analyser.solver import solve_deals, solve_declarer
 from kernels.jit import njit
 
 TRUMPS = (-1, 0, 1, 2, 3)
@@ -278,6 +278,9 @@ def test_batch_forms_equal_single_forms():
     for leader in range(4):
         table = analyser.dd_table(batch, leader)
         mis = analyser.dd_misere_table(batch, leader)
+        both = solve_deals(batch, leader, defender_discard="highest")
+        assert both[0].dtype == np.int8 and both[1].dtype == bool
+        assert np.array_equal(both[0], table) and np.array_equal(both[1], mis)
         for declarer in range(4):
             tricks, grand, little = solve_declarer(batch, declarer, leader,
                                                    defender_discard="highest")
@@ -302,9 +305,11 @@ def test_batch_forms_do_not_depend_on_thread_count():
         one = analyser.dd_table(deals, 1), analyser.dd_misere_table(deals, 1)
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
         two = analyser.dd_table(deals, 1), analyser.dd_misere_table(deals, 1)
+        both = solve_deals(deals, 1)
     finally:
         numba.set_num_threads(before)
     assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+    assert np.array_equal(one[0], both[0]) and np.array_equal(one[1], both[1])
 
 
 def test_batch_hand_out_gives_every_deal_once_ending_one_at_a_time():
@@ -519,6 +524,9 @@ GOOD = parse_deal("N:AK... Q2... 3.4.. ...65")
     lambda: analyser.dd_misere_table(np.array([[3, 3, 12, 48]], np.uint64), 0),
     lambda: solve_declarer(GOOD[None, :], 5, 0),
     lambda: solve_declarer(GOOD[None, :], 0, 0, defender_discard="lowest-ish"),
+    lambda: solve_deals(GOOD[None, :], 4),
+    lambda: solve_deals(GOOD, 0),
+    lambda: solve_deals(GOOD[None, :], 0, defender_discard="lowest-ish"),
 ])
 def test_bad_input_raises_value_error(call):
     with pytest.raises(ValueError):
