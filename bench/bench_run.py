@@ -1,9 +1,9 @@
 """`boston-analyser run` end to end: hands per second and the share of time outside the kernels.
 
 One warm-up run (numba compilation or cache loading, worker start-up) is excluded. Each
-measured run deals, solves (dd_table + dd_misere_table), stores the Parquet parts,
+measured run deals, solves (dd_table + dd_misere_table in one batch, solve_deals), stores the Parquet parts,
 aggregates the tables and draws the report, into a fresh directory. The kernels' time is
-what the chunks spent inside deal_random and the two solver calls (recorded per chunk);
+what the chunks spent inside deal_random and the solver (recorded per chunk);
 with J jobs the kernels' wall time is taken as that sum / J, so "outside" is everything
 else: process start-up and scheduling, building rows and features, Parquet, aggregation
 (pandas, exact Fractions), charts and HTML.
@@ -83,7 +83,7 @@ def run(quick: bool, deals: int | None = None) -> str:
         )
     lines += [
         "",
-        "Outside kernels = 1 - (time inside deal_random, dd_table and dd_misere_table, summed "
+        "Outside kernels = 1 - (time inside deal_random and the solver (`solve_deals`), summed "
         "over chunks, divided by jobs) / wall time. Target: under 5%. With several jobs it "
         "also counts a worker's idle wait for the others' last chunks, which dominates when "
         "there are few chunks of uneven cost (a deal takes from under a second to about "
