@@ -1,12 +1,12 @@
 """`boston-analyser run` end to end: hands per second and the share of time outside the kernels.
 
 One warm-up run (numba compilation or cache loading, worker start-up) is excluded. Each
-measured run deals, solves (dd_table + dd_misere_table in one batch, solve_deals), stores the Parquet parts,
-aggregates the tables and draws the report, into a fresh directory. The kernels' time is
-what the chunks spent inside deal_random and the solver (recorded per chunk);
-with J jobs the kernels' wall time is taken as that sum / J, so "outside" is everything
-else: process start-up and scheduling, building rows and features, Parquet, aggregation
-(pandas, exact Fractions), charts and HTML.
+measured run deals, solves (dd_table + dd_misere_table in one batch, solve_deals),
+stores the Parquet parts, aggregates the tables and draws the report, into a fresh
+directory. The kernels' time is what the chunks spent inside deal_random and the solver
+(recorded per chunk); with J jobs the kernels' wall time is taken as that sum / J, so
+"outside" is everything else: process start-up and scheduling, building rows and
+features, Parquet, aggregation (pandas, exact Fractions), charts and HTML.
 """
 
 import shutil
