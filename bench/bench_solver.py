@@ -143,14 +143,13 @@ def boston_mode(n: int, repeats: int) -> str:
     deals = analyser.deal_random(n, seed=777)
     leader = 1  # the dealer's left (R18) with North dealing
     solver.solve_deals(deals[:2], leader)  # JIT warm-up
+    one, split = "one batch (`solve_deals`)", "two calls (`dd_table`, `dd_misere_table`)"
     forms = {
-        "one batch (`solve_deals`)": lambda: solver.solve_deals(deals, leader),
-        "two calls (`dd_table`, `dd_misere_table`)":
-            lambda: (analyser.dd_table(deals, leader), analyser.dd_misere_table(deals, leader)),
+        one: lambda: solver.solve_deals(deals, leader),
+        split: lambda: (analyser.dd_table(deals, leader), analyser.dd_misere_table(deals, leader)),
     }
     two = min(2, numba.config.NUMBA_NUM_THREADS)
-    runs = [(threads, name) for threads in (1, two) for name in forms
-            if threads > 1 or name.startswith("one")]
+    runs = list(dict.fromkeys([(1, one), (two, one), (two, split)]))  # 1 core: (1, one) once
     walls = {run: [] for run in runs}
     cpus = {run: [] for run in runs}
     before = numba.get_num_threads()

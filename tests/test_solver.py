@@ -278,6 +278,7 @@ def test_batch_forms_equal_single_forms():
     for leader in range(4):
         table = analyser.dd_table(batch, leader)
         mis = analyser.dd_misere_table(batch, leader)
+        # the whole Boston analysis in one batch (R10 numeric, R15/R17 misères): the same
         both = solve_deals(batch, leader, defender_discard="highest")
         assert both[0].dtype == np.int8 and both[1].dtype == bool
         assert np.array_equal(both[0], table) and np.array_equal(both[1], mis)
