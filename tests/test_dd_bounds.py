@@ -417,6 +417,58 @@ def test_r15_r21_ducks_every_suit_never_clears_a_declarer_who_can_be_forced():
     assert fired >= sized(100, 1000) and beyond >= sized(10, 100)
 
 
+def _pooled_ducks(hands, d):
+    """The rule before the rounds bound, slowly: in every suit the declarer's i-th lowest
+    card below the defenders' i-th lowest for every i up to the shorter side's holding."""
+    for s in range(4):
+        mine = sorted(c for c in range(13 * s, 13 * s + 13) if hands[d] >> c & 1)
+        theirs = sorted(c for q in range(4) if q != d
+                        for c in range(13 * s, 13 * s + 13) if hands[q] >> c & 1)
+        if any(a > b for a, b in zip(mine, theirs)):
+            return False
+    return True
+
+
+def test_r15_r19_r21_ducks_every_suit_counts_only_the_rounds_left():
+    # spades: S holds S2 S5 against W's S3 and N's S4. Pooled, the S5 is above the
+    # defenders' second lowest (the S4), but each defender holds one spade, so spades can
+    # be led once more at most (R19: both follow): S ducks it with the S2, and the S5 is
+    # never led to again. Hearts: S's H2 is below all. No trick for S, whoever leads
+    sp = lambda *ranks: sum(1 << r for r in ranks)  # noqa: E731
+    ht = lambda *ranks: sum(1 << (13 + r) for r in ranks)  # noqa: E731
+    hands = np.array([sp(2) | ht(8, 10), ht(12, 9, 6), sp(0, 3) | ht(0), sp(1) | ht(11, 7)],
+                     np.uint64)
+    safe, rel = ducks_every_suit(hands, 2)
+    assert safe and not _pooled_ducks([int(x) for x in hands], 2)
+    assert rel == (1 << 0) | (1 << 13)  # the lowest spade and the lowest heart
+    for leader in (0, 1, 3):
+        assert brute_value([int(x) for x in hands], -1, leader, 11, 4) == 0
+    # W with two spades (the S3 and the S4, N none): spades can be led twice, and the
+    # S5 wins the second round
+    hands[0] = ht(8, 10, 5)
+    hands[3] = sp(1, 2) | ht(11)
+    assert not ducks_every_suit(hands, 2)[0]
+    assert brute_value([int(x) for x in hands], -1, 3, 11, 4) >= 1
+
+
+def test_r15_r21_ducks_every_suit_extends_the_pooled_rule_soundly():
+    # brute force on endings in two suits (long suits spread over the defenders, where
+    # the rounds bound matters): wherever the rule fires the declarer takes nothing, and
+    # it fires wherever the pooled rule does
+    rng = random.Random(71)
+    beyond = 0
+    for _ in range(sized(600, 6000)):
+        hands = ending_in_suits(rng, rng.randint(2, 4), 2)
+        d = rng.randrange(4)
+        leader = rng.choice([q for q in range(4) if q != d])
+        if ducks_every_suit(np.array(hands, np.uint64), d)[0]:
+            beyond += not _pooled_ducks(hands, d)
+            assert brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d) == 0, (hands, d)
+        else:
+            assert not _pooled_ducks(hands, d), (hands, d)
+    assert beyond >= sized(5, 50)
+
+
 def _side_can_win_trick(hands, trick, nplayed, leader, trump, side):
     """Brute force: can the seats of `side` make sure one of them wins the trick in
     progress, whatever the others play (R19 follow suit, R20 winner)?"""
