@@ -379,24 +379,36 @@ def test_misere_force_memo_answers_for_the_same_suit_only():
             assert misere_force(hands, leader, d, 256, memo, new_misere_work())[0]
 
 
+def _sp(*ranks):
+    return sum(1 << r for r in ranks)
+
+
+def _ht(*ranks):
+    return sum(1 << (13 + r) for r in ranks)
+
+
+def _south_ducks_all(hands, relevance):
+    """`ducks_every_suit` clears South (seat 2) with this relevance, and brute force
+    agrees: no trick for South whichever defender leads (R15, R21)."""
+    safe, rel = ducks_every_suit(hands, 2)
+    assert safe and rel == relevance
+    for leader in (0, 1, 3):
+        assert brute_value([int(x) for x in hands], -1, leader, 11, 4) == 0
+
+
 def test_r15_r21_declarer_ducks_every_suit_hand():
     # spades: S (the declarer) holds S3 S9, the defenders S5 (W) and ST (N): each of its
     # cards has a higher defenders' card in place, and it ducks whatever is led (S9
     # under ST, S3 under S5); hearts: S holds the H2 only. Not all its cards are below
     # all the others' (the S9 is above the S5), so only the new rule sees it
-    sp = lambda *ranks: sum(1 << r for r in ranks)  # noqa: E731
-    ht = lambda *ranks: sum(1 << (13 + r) for r in ranks)  # noqa: E731
-    hands = np.array([sp(8) | ht(12, 6), ht(11, 10, 5), sp(1, 7) | ht(0), sp(3) | ht(9, 7)],
-                     np.uint64)
-    safe, rel = ducks_every_suit(hands, 2)
-    assert safe and not holds_bottom_cards(hands, 2)[0]
-    assert rel == (1 << 1) | (1 << 13)  # the lowest spade and the lowest heart
-    for leader in (0, 1, 3):
-        assert brute_value([int(x) for x in hands], -1, leader, 11, 4) == 0
+    hands = np.array([_sp(8) | _ht(12, 6), _ht(11, 10, 5), _sp(1, 7) | _ht(0),
+                      _sp(3) | _ht(9, 7)], np.uint64)
+    _south_ducks_all(hands, (1 << 1) | (1 << 13))  # the lowest spade and the lowest heart
+    assert not holds_bottom_cards(hands, 2)[0]
     # W's spade the S2 instead and N's the HT instead of the ST: W leads the S2, nobody
     # else follows, and the S3 or the S9 wins (then the defenders can force another)
-    hands[0] = ht(12, 8, 6)
-    hands[3] = sp(0) | ht(9, 7)
+    hands[0] = _ht(12, 8, 6)
+    hands[3] = _sp(0) | _ht(9, 7)
     assert not ducks_every_suit(hands, 2)[0]
     assert brute_value([int(x) for x in hands], -1, 3, 11, 4) >= 1
 
@@ -424,7 +436,7 @@ def _pooled_ducks(hands, d):
         mine = sorted(c for c in range(13 * s, 13 * s + 13) if hands[d] >> c & 1)
         theirs = sorted(c for q in range(4) if q != d
                         for c in range(13 * s, 13 * s + 13) if hands[q] >> c & 1)
-        if any(a > b for a, b in zip(mine, theirs)):
+        if any(a > b for a, b in zip(mine, theirs, strict=False)):
             return False
     return True
 
@@ -434,19 +446,14 @@ def test_r15_r19_r21_ducks_every_suit_counts_only_the_rounds_left():
     # defenders' second lowest (the S4), but each defender holds one spade, so spades can
     # be led once more at most (R19: both follow): S ducks it with the S2, and the S5 is
     # never led to again. Hearts: S's H2 is below all. No trick for S, whoever leads
-    sp = lambda *ranks: sum(1 << r for r in ranks)  # noqa: E731
-    ht = lambda *ranks: sum(1 << (13 + r) for r in ranks)  # noqa: E731
-    hands = np.array([sp(2) | ht(8, 10), ht(12, 9, 6), sp(0, 3) | ht(0), sp(1) | ht(11, 7)],
-                     np.uint64)
-    safe, rel = ducks_every_suit(hands, 2)
-    assert safe and not _pooled_ducks([int(x) for x in hands], 2)
-    assert rel == (1 << 0) | (1 << 13)  # the lowest spade and the lowest heart
-    for leader in (0, 1, 3):
-        assert brute_value([int(x) for x in hands], -1, leader, 11, 4) == 0
+    hands = np.array([_sp(2) | _ht(8, 10), _ht(12, 9, 6), _sp(0, 3) | _ht(0),
+                      _sp(1) | _ht(11, 7)], np.uint64)
+    _south_ducks_all(hands, (1 << 0) | (1 << 13))  # the lowest spade and the lowest heart
+    assert not _pooled_ducks([int(x) for x in hands], 2)
     # W with two spades (the S3 and the S4, N none): spades can be led twice, and the
     # S5 wins the second round
-    hands[0] = ht(8, 10, 5)
-    hands[3] = sp(1, 2) | ht(11)
+    hands[0] = _ht(8, 10, 5)
+    hands[3] = _sp(1, 2) | _ht(11)
     assert not ducks_every_suit(hands, 2)[0]
     assert brute_value([int(x) for x in hands], -1, 3, 11, 4) >= 1
 
