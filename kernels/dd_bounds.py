@@ -714,19 +714,46 @@ def ducks_every_suit(hands, d):
         if mine == U0 or theirs == U0:
             continue
         rel |= (mine | theirs) & (U0 - (mine | theirs))
-        rounds = 0  # the rounds of the suit still possible: the longest defender's holding
-        for q in range(4):
-            if q != d:
-                rounds = max(rounds, popcount(hands[q] & SUIT_MASK[s]))
-        while mine != U0 and rounds > 0:
-            lm = mine & (U0 - mine)
-            lt = theirs & (U0 - theirs)
-            if lm > lt:
-                return False, U0
-            mine ^= lm
-            theirs ^= lt
-            rounds -= 1
+        if _suit_gaps(hands, d, s, theirs, True) > 0:
+            return False, U0
     return True, rel
+
+
+@njit(**NO_REFCOUNT)
+def _suit_gaps(hands, d, s, theirs, first):
+    """The places i of suit s, up to the rounds it can still be led (the longest
+    defender's holding), where the declarer d's i-th lowest card is above the defenders'
+    i-th lowest (`theirs`: their cards of s); with `first`, 1 at the first such place."""
+    mine = hands[d] & SUIT_MASK[s]
+    rounds = 0
+    for q in range(4):
+        if q != d:
+            rounds = max(rounds, popcount(hands[q] & SUIT_MASK[s]))
+    gaps = 0
+    while mine != U0 and rounds > 0:
+        lm = mine & (U0 - mine)
+        lt = theirs & (U0 - theirs)
+        if lm > lt:
+            gaps += 1
+            if first:
+                return gaps
+        mine ^= lm
+        theirs ^= lt
+        rounds -= 1
+    return gaps
+
+
+@njit(**NO_REFCOUNT)
+def ducking_gaps(hands, d):
+    """How far the misère declarer `d` is from `ducks_every_suit`: the places (suit, i)
+    within the rounds left where its i-th lowest card is above the defenders' i-th lowest
+    (0 exactly when that rule clears it). Little misère tries the declarer's discards in
+    this order, fewest first (kernels.dd_search.solve_little_misere): a heuristic only."""
+    others = others_of(hands, d)
+    gaps = 0
+    for s in range(4):
+        gaps += _suit_gaps(hands, d, s, others & SUIT_MASK[s], False)
+    return gaps
 
 
 @njit(**NO_REFCOUNT)

@@ -9,6 +9,7 @@ from kernels.dd_bounds import (
     MISERE_MEMO,
     cannot_take_all,
     cash_tricks,
+    ducking_gaps,
     ducks_every_suit,
     guarded_behind,
     holds_bottom_cards,
@@ -474,6 +475,25 @@ def test_r15_r21_ducks_every_suit_extends_the_pooled_rule_soundly():
         else:
             assert not _pooled_ducks(hands, d), (hands, d)
     assert beyond >= sized(5, 50)
+
+
+def test_r15_r17_ducking_gaps_count_the_places_short_of_ducking():
+    # seed-777 deal 30 after the defenders' little-misère discards (R17: each its highest
+    # card) and South's ♣J: spades duck (three rounds at most: the S2 S4 S5 under the S3 S6
+    # S7), diamonds miss one place (the DJ above the D8, fourth lowest of four rounds),
+    # clubs two (the C6 C8 above the C2 C3); with the ♦A discarded instead, clubs miss three
+    from analyser.cards import parse_deal
+
+    rest = "N:7.T763.T976.432 QJ8.K852.83.KT5 {} 963.J94.KQ.AQ97"
+    assert ducking_gaps(parse_deal(rest.format("KT542..AJ542.86")), 2) == 3
+    assert ducking_gaps(parse_deal(rest.format("KT542..J542.J86")), 2) == 4
+    rng = random.Random(72)
+    for _ in range(sized(500, 5000)):
+        suits = rng.randint(1, 4)
+        hands = np.array(ending_in_suits(rng, rng.randint(1, min(6, 13 * suits // 4)), suits),
+                         np.uint64)
+        d = rng.randrange(4)
+        assert (ducking_gaps(hands, d) == 0) == ducks_every_suit(hands, d)[0]
 
 
 def _side_can_win_trick(hands, trick, nplayed, leader, trump, side):
