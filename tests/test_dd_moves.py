@@ -92,3 +92,22 @@ def test_r10_lead_prefers_the_suit_where_the_opponents_have_fewest_cards():
     n = order_moves(hands, np.zeros(4, np.int64), 0, 0, gone, -1, 1, 1, -1, moves, scores)
     order = list(moves[:n])
     assert n == 3 and order.index(h + 3) < order.index(s + 3)
+
+
+def test_r15_r19_misere_declarer_discards_towards_ducking_first():
+    # seed-777 deal 30 after the little-misère discards; East leads the HK and South, void
+    # in hearts, discards (R19). The C8 or the C6 leaves it two places short of ducking
+    # every trick (kernels.dd_bounds.ducking_gaps), the DA or the SK three: a club first,
+    # the higher one among equals, where the highest card (the DA) came first before
+    from analyser.cards import parse_deal
+    from kernels.dd_search import gone_of
+
+    hands = parse_deal("N:7.T763.T976.432 QJ8.K852.83.KT5 KT542..AJ542.86 963.J94.KQ.AQ97")
+    hk = 13 + 11
+    hands[1] ^= np.uint64(1 << hk)
+    trick = np.array([hk, 0, 0, 0], np.int64)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    n = order_moves(hands, trick, 1, 1, gone_of(hands), -1, 11, 4, -1, moves, scores)
+    club = lambda rank: 39 + rank  # noqa: E731
+    assert list(moves[:2]) == [club(6), club(4)] and n == 10
