@@ -282,20 +282,26 @@ def dd_little_misere(deal, declarer, leader, defender_discard="highest") -> bool
     return bool(_worker().run(hands, ld, [(JOB_LITTLE, d, policy)])[0])
 
 
+# the batch tables' jobs, in their output order: declarer x trump, declarer x [grand, little]
+_TABLE_JOBS = [(JOB_TRICKS, 1 << d, tr) for d in range(4) for tr in range(4)]
+
+
+def _misere_jobs(policy):
+    return [(kind, d, policy) for d in range(4) for kind in (JOB_GRAND, JOB_LITTLE)]
+
+
 def dd_table(deals, leader) -> np.ndarray:
     """(n, 4, 4) int8: `dd_tricks` for each declarer seat (axis 1) and trump suit (axis 2)."""
     arr = _deals(deals)
     ld = _field_seat(leader, "leader")
-    jobs = [(JOB_TRICKS, 1 << d, tr) for d in range(4) for tr in range(4)]
-    return _run_batch(arr, ld, jobs).reshape(-1, 4, 4)
+    return _run_batch(arr, ld, _TABLE_JOBS).reshape(-1, 4, 4)
 
 
 def dd_misere_table(deals, leader, defender_discard="highest") -> np.ndarray:
     """(n, 4, 2) bool: for each declarer seat, [grand misère, little misère] made."""
     arr = _deals(deals)
     ld = _field_seat(leader, "leader")
-    policy = _policy(defender_discard)
-    jobs = [(kind, d, policy) for d in range(4) for kind in (JOB_GRAND, JOB_LITTLE)]
+    jobs = _misere_jobs(_policy(defender_discard))
     return _run_batch(arr, ld, jobs).reshape(-1, 4, 2).astype(bool)
 
 
@@ -324,9 +330,6 @@ def solve_deals(deals, leader, defender_discard="highest"):
     """
     arr = _deals(deals)
     ld = _field_seat(leader, "leader")
-    policy = _policy(defender_discard)
-    jobs = [(JOB_TRICKS, 1 << d, tr) for d in range(4) for tr in range(4)]
-    jobs += [(kind, d, policy) for d in range(4) for kind in (JOB_GRAND, JOB_LITTLE)]
-    out = _run_batch(arr, ld, jobs)
+    out = _run_batch(arr, ld, _TABLE_JOBS + _misere_jobs(_policy(defender_discard)))
     return (np.ascontiguousarray(out[:, :16]).reshape(-1, 4, 4),
             out[:, 16:].reshape(-1, 4, 2).astype(bool))
