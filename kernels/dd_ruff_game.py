@@ -254,6 +254,24 @@ def _played(t1, t2, t3, r, b):
 
 
 @njit(**NO_REFCOUNT)
+def _followed(t1, t2, t3, ln, j):
+    """Whether every defender holding a trump holds side suit j (none can ruff it)."""
+    return ((t1 == U0 or _len(ln, 1, j) > 0) and (t2 == U0 or _len(ln, 2, j) > 0)
+            and (t3 == U0 or _len(ln, 3, j) > 0))
+
+
+@njit(**NO_REFCOUNT)
+def _lowest_first(ch, base, out, n):
+    """Append base + card id of each card of `ch`, lowest first, to `out` from n on."""
+    while ch != U0:
+        b = lowest_bit(ch)
+        ch ^= b
+        out[n] = base + trailing_zeros(b)
+        n += 1
+    return n
+
+
+@njit(**NO_REFCOUNT)
 def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
     """Write a node's options into `out` (encodings above); return their count."""
     n = 0
@@ -277,11 +295,16 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
                     n += 1
     elif kd == _DLEAD:
         defs = t1 | t2 | t3
+        # top cards nobody can ruff, then trumps, then the other top cards, low cards last
         for j in range(3):
-            if _dtop(ln, j) > 0:
+            if _dtop(ln, j) > 0 and _followed(t1, t2, t3, ln, j):
                 out[n] = 40 + j
                 n += 1
         n = highest_first(split_bottoms(t0, defs), 16, out, n)
+        for j in range(3):
+            if _dtop(ln, j) > 0 and not _followed(t1, t2, t3, ln, j):
+                out[n] = 40 + j
+                n += 1
         for j in range(3):
             if _dlow(ln, j) > 0:
                 out[n] = 32 + j
@@ -291,6 +314,15 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
         if led != _TRUMP and _len(ln, role, led) > 0:
             out[0] = _FOLLOW
             return 1
+        if led != _TRUMP or m == U0:
+            # a discard before a ruff (the option orders here and below: seed-777 deals
+            # 0-39, numeric, game nodes 192.4 -> 158.5 million, search nodes 38.44 ->
+            # 38.51 million; all jobs 15.85, 16.16, 15.52 -> 14.21, 13.98, 14.75 s run at
+            # the same time)
+            for j in range(3):
+                if j != led and _len(ln, role, j) > 0:
+                    out[n] = j
+                    n += 1
         if m != U0:
             if dcard == _NOCARD:
                 # before D: one trump of each run between D's trumps
@@ -304,11 +336,6 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
                         n += 1
                 out[n] = 16 + trailing_zeros(low)
                 n += 1
-        if led != _TRUMP or m == U0:
-            for j in range(3):
-                if j != led and _len(ln, role, j) > 0:
-                    out[n] = j
-                    n += 1
     elif kd == _DPLAY:
         defs = t1 | t2 | t3
         if led != _TRUMP and _dtop(ln, led) + _dlow(ln, led) > 0:
@@ -320,8 +347,9 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
                 n += 1
             return n
         if t0 != U0:
-            # ruffs (or trumps followed) that beat the card to beat, one per run
-            n = highest_first(split_bottoms(_above(t0, hi), defs | hi), 16, out, n)
+            # ruffs (or trumps followed) that beat the card to beat, one per run, the
+            # lowest first
+            n = _lowest_first(split_bottoms(_above(t0, hi), defs | hi), 16, out, n)
         if led != _TRUMP or t0 == U0:
             for j in range(3):
                 if _dtop(ln, j) + _dlow(ln, j) > 0:
