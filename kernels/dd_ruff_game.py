@@ -222,9 +222,89 @@ def _memo_put(memo, s, w1, w2, proven, refuted):
 
 
 @njit(**NO_REFCOUNT)
+def _canonical(t0, t1, t2, t3):
+    """The trumps by role in the form the memo keys on: relative ranks (the trumps played
+    in the game leave no gaps) and, between two of D's trumps (above its highest, below
+    its lowest), the right-hand opponent's first, then the left-hand opponent's, then the
+    partner's. The game's value is the same for every arrangement of the defenders'
+    trumps between two of D's: it compares a trump only with D's (a defender's trumps of
+    one such gap are one choice, its lowest, or the lowest above D's; the defenders
+    choose among themselves who wins a trick their trump took; the quick bounds count
+    trumps above D's), so states that differ only there share one memo entry."""
+    pos = popcount(t0 | t1 | t2 | t3)
+    upper = t0 | t1 | t2 | t3  # the trumps not yet placed: those below the last D trump
+    rest = t0
+    c0 = U0
+    c1 = U0
+    c2 = U0
+    c3 = U0
+    while True:
+        b = U0 if rest == U0 else U1 << np.uint64(63 - leading_zeros(rest))
+        gap = upper & ~((b << U1) - U1) if b != U0 else upper
+        k = popcount(gap & t1)
+        pos -= k
+        c1 |= ((U1 << np.uint64(k)) - U1) << np.uint64(pos)
+        k = popcount(gap & t2)
+        pos -= k
+        c2 |= ((U1 << np.uint64(k)) - U1) << np.uint64(pos)
+        k = popcount(gap & t3)
+        pos -= k
+        c3 |= ((U1 << np.uint64(k)) - U1) << np.uint64(pos)
+        if b == U0:
+            return c0, c1, c2, c3
+        pos -= 1
+        c0 |= U1 << np.uint64(pos)
+        upper &= b - U1
+        rest ^= b
+
+
+_NIB = np.uint64(15)
+
+
+@njit(**NO_REFCOUNT)
+def _column(ln, j):
+    """Side suit j of a packed side-suit word as one 20-bit number: the three defenders'
+    lengths, D's top cards, D's other cards (4 bits each)."""
+    sh = np.uint64(4 * j)
+    return (((ln >> sh) & _NIB) | (((ln >> (sh + np.uint64(12))) & _NIB) << np.uint64(4))
+            | (((ln >> (sh + np.uint64(24))) & _NIB) << np.uint64(8))
+            | (((ln >> (sh + np.uint64(36))) & _NIB) << np.uint64(12))
+            | (((ln >> (sh + np.uint64(48))) & _NIB) << np.uint64(16)))
+
+
+@njit(**NO_REFCOUNT)
+def _spread_column(c, j):
+    """`_column` back into its places in a packed side-suit word."""
+    sh = np.uint64(4 * j)
+    return (((c & _NIB) << sh) | (((c >> np.uint64(4)) & _NIB) << (sh + np.uint64(12)))
+            | (((c >> np.uint64(8)) & _NIB) << (sh + np.uint64(24)))
+            | (((c >> np.uint64(12)) & _NIB) << (sh + np.uint64(36)))
+            | (((c >> np.uint64(16)) & _NIB) << (sh + np.uint64(48))))
+
+
+@njit(**NO_REFCOUNT)
+def _canonical_sides(ln):
+    """The packed side-suit word with its three side suits sorted (the memo's second key
+    word): the game treats the side suits alike, so its value does not depend on their
+    order."""
+    a = _column(ln, 0)
+    b = _column(ln, 1)
+    c = _column(ln, 2)
+    if a < b:
+        a, b = b, a
+    if b < c:
+        b, c = c, b
+    if a < b:
+        a, b = b, a
+    return _spread_column(a, 0) | _spread_column(b, 1) | _spread_column(c, 2)
+
+
+@njit(**NO_REFCOUNT)
 def _w1(t0, t1, t2, t3, lead):
-    """The memo's first key word: the trumps by role and the role on lead."""
-    return (t0 | (t1 << np.uint64(13)) | (t2 << np.uint64(26)) | (t3 << np.uint64(39))
+    """The memo's first key word: the trumps by role (`_canonical`) and the role on
+    lead."""
+    c0, c1, c2, c3 = _canonical(t0, t1, t2, t3)
+    return (c0 | (c1 << np.uint64(13)) | (c2 << np.uint64(26)) | (c3 << np.uint64(39))
             | (np.uint64(lead) << np.uint64(52)) | (U1 << np.uint64(54)))
 
 
@@ -391,7 +471,7 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
     3) words: the two key words and the bounds on the tricks still needed, low byte
     proven, next byte refuted). `work`: `new_ruff_work()`."""
     ut, it, opts = work
-    a0, a1, a2, a3, aln, ahi = ut[0], ut[1], ut[2], ut[3], ut[4], ut[5]
+    a0, a1, a2, a3, aln, ahi, key, key2 = ut[0], ut[1], ut[2], ut[3], ut[4], ut[5], ut[6], ut[7]
     wins, kind, role, led, ldr, dcard = it[0], it[1], it[2], it[3], it[4], it[5]
     hir, nopt, idx = it[6], it[7], it[8]
     # the memo's bounds on a trick start's state as read on entering it (-1: not read),
@@ -433,7 +513,10 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
                     mode = _RETURN
                 else:
                     w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], ldr[lv])
-                    lo, up = _memo_get(memo, _slot(memo, w1, aln[lv]), w1, aln[lv])
+                    w2 = _canonical_sides(aln[lv])
+                    key[lv] = w1
+                    key2[lv] = w2
+                    lo, up = _memo_get(memo, _slot(memo, w1, w2), w1, w2)
                     mlo[lv] = lo
                     mup[lv] = up
                     if need <= lo:
@@ -452,14 +535,15 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
             if mup[lv] >= 0:
                 need = k - wins[lv]
                 if need > mlo[lv] and need < mup[lv]:
-                    w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], ldr[lv])
-                    s = _slot(memo, w1, aln[lv])
+                    w1 = key[lv]
+                    w2 = key2[lv]
+                    s = _slot(memo, w1, w2)
                     lo, up = mlo[lv], mup[lv]
                     if res == 1:
                         lo = max(lo, need)
                     else:
                         up = min(up, need)
-                    _memo_put(memo, s, w1, aln[lv], lo, up)
+                    _memo_put(memo, s, w1, w2, lo, up)
             if lv == 0:
                 return res
             lv -= 1
@@ -596,10 +680,11 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
             # the same time. Requesting also the lines after the last card of a trick
             # (computing every option's trick start) was slower: 8.3-9.1 -> 10.4-10.9 s
             # on deals 0-19 numeric
-            nl = _normalise(xln)
+            nl = _canonical_sides(_normalise(xln))
+            w0 = _w1(x0, x1, x2, x3, 0)
             for r in range(4):
                 if (choice >> r) & 1:
-                    prefetch_row(memo, _slot(memo, _w1(x0, x1, x2, x3, r), nl))
+                    prefetch_row(memo, _slot(memo, w0 | (np.uint64(r) << np.uint64(52)), nl))
         elif won >= 0:
             if won == 0:
                 wins[c] += 1
@@ -677,9 +762,10 @@ def _wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
     res = ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work)
     if res < 0:
         w1 = _w1(t0, t1, t2, t3, lead)
-        s = _slot(memo, w1, ln)
-        lo, _ = _memo_get(memo, s, w1, ln)
-        _memo_put(memo, s, w1, ln, min(lo, k - 1), k)
+        w2 = _canonical_sides(ln)
+        s = _slot(memo, w1, w2)
+        lo, _ = _memo_get(memo, s, w1, w2)
+        _memo_put(memo, s, w1, w2, min(lo, k - 1), k)
     return res == 1
 
 

@@ -6,7 +6,9 @@ win in the game is a trick count the declarer makes in play (brute force on rand
 endings); it proves what the quick bounds and the trump game cannot; it plays each
 trick round the table from the hand on lead, which leads a suit it holds (R18-R20); a
 trick a defender's trump takes goes to whichever defender who played a trump the
-defenders choose; a game out of budget never claims a trick.
+defenders choose; a game out of budget never claims a trick; the memo keys a state on
+what the game's value depends on (the defenders' trumps only as they interleave with D's,
+the side suits in any order), so rearranged states share an entry.
 """
 
 import random
@@ -19,6 +21,8 @@ from analyser import parse_deal
 from kernels.dd_bounds import quick_bounds
 from kernels.dd_ruff_game import (
     _beyond,
+    _canonical,
+    _canonical_sides,
     _d_cards,
     _start,
     _sure,
@@ -410,3 +414,103 @@ def test_ruff_memo_size_must_be_a_power_of_two():
     for bad in (0, 1, 3, 1000):
         with pytest.raises(ValueError, match="power of two"):
             new_ruff_memo(bad)
+
+
+def _gaps(trumps):
+    """Each gap between two of D's trumps (above its highest, below its lowest), from the
+    top: the defender roles (1 A, 2 L, 3 P) of its trumps, as a sorted tuple."""
+    owners = [(b, r) for r in range(4) for b in range(13) if trumps[r] >> b & 1]
+    gaps, cur = [], []
+    for _, r in sorted(owners, reverse=True):
+        if r == 0:
+            gaps.append(tuple(sorted(cur)))
+            cur = []
+        else:
+            cur.append(r)
+    return gaps + [tuple(sorted(cur))]
+
+
+def _rearranged(rng, trumps):
+    """The trumps with holes (ranks out of play) put in and, in each gap between two of
+    D's trumps, the defenders' trumps dealt out again among the same defenders, each
+    keeping its count there."""
+    order = sorted(((b, r) for r in range(4) for b in range(13) if trumps[r] >> b & 1),
+                   reverse=True)
+    ranks = sorted(rng.sample(range(13), len(order)), reverse=True)
+    out = [0, 0, 0, 0]
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and order[j][1] != 0:
+            j += 1
+        roles = [r for _, r in order[i:j]]
+        rng.shuffle(roles)
+        for rank, r in zip(ranks[i:j], roles, strict=True):
+            out[r] |= 1 << rank
+        if j < len(order):
+            out[0] |= 1 << ranks[j]
+        i = j + 1
+    return tuple(out)
+
+
+def _pack(trumps, lens, top, low):
+    ln = 0
+    for j in range(3):
+        for r in range(3):
+            ln |= lens[r][j] << (r * 12 + j * 4)
+        ln |= top[j] << (36 + j * 4)
+        ln |= low[j] << (48 + j * 4)
+    return tuple(np.uint64(t) for t in trumps), np.uint64(ln)
+
+
+def test_r20_ruff_memo_key_keeps_what_the_value_depends_on():
+    # the exhaustive minimax (which knows every rank) gives a state the same value as the
+    # state with its trumps rearranged within the gaps between D's trumps and its side
+    # suits in another order; the memo's canonical key (relative ranks, each gap's trumps
+    # ordered A, L, P) keeps every gap's count of each defender's trumps, leaves no hole
+    # and is the same for every rearrangement
+    rng = random.Random(31)
+    changed = 0
+    for _, hands, trump, d, leader in _endings(rng, 200, 4):
+        trumps, lens, top, low = _abstract(hands, trump, d)
+        top, low = _normalise(lens, top, low)
+        moved = _rearranged(rng, trumps)
+        perm = rng.sample(range(3), 3)
+        lens2 = tuple(tuple(row[p] for p in perm) for row in lens)
+        top2, low2 = tuple(top[p] for p in perm), tuple(low[p] for p in perm)
+        changed += moved != trumps or perm != [0, 1, 2]
+        lead = _role(d, leader)
+        for k in range(1, 4):
+            assert _game(trumps, lens, top, low, lead, k) == _game(moved, lens2, top2, low2,
+                                                                   lead, k), (hands, moved)
+        key = _canonical(*(np.uint64(t) for t in trumps))
+        assert key == _canonical(*(np.uint64(t) for t in moved))
+        assert _gaps(tuple(int(x) for x in key)) == _gaps(trumps)
+        n = sum(bin(t).count("1") for t in trumps)
+        assert int(key[0] | key[1] | key[2] | key[3]) == (1 << n) - 1
+        assert _canonical(*key) == key
+        assert _canonical_sides(_pack(trumps, lens, top, low)[1]) == _canonical_sides(
+            _pack(trumps, lens2, top2, low2)[1])
+    assert changed > 150
+
+
+def test_ruff_memo_serves_a_rearranged_state():
+    # a state solved once answers a rearrangement of it (another gap order, other ranks,
+    # the side suits swapped) from the memo, within a budget of one node
+    arr = parse_deal(EXAMPLE)
+    hands = tuple(int(h) for h in arr)
+    trumps, lens, top, low = _abstract(hands, 0, 2)
+    top, low = _normalise(lens, top, low)
+    memo = new_ruff_memo()
+    (t0, t1, t2, t3), ln = _pack(trumps, lens, top, low)
+    assert ruff_game_wins(t0, t1, t2, t3, ln, 0, 2, 10**6, memo, new_ruff_work()) == 1
+    assert ruff_game_wins(t0, t1, t2, t3, ln, 0, 3, 10**6, memo, new_ruff_work()) == 0
+    shifted = tuple(t << 1 for t in trumps)  # every trump a rank higher: the same game
+    perm = (2, 0, 1)
+    lens2 = tuple(tuple(row[p] for p in perm) for row in lens)
+    (u0, u1, u2, u3), ln2 = _pack(shifted, lens2, tuple(top[p] for p in perm),
+                                  tuple(low[p] for p in perm))
+    assert ruff_game_wins(u0, u1, u2, u3, ln2, 0, 2, 1, memo, new_ruff_work()) == 1
+    assert ruff_game_wins(u0, u1, u2, u3, ln2, 0, 3, 1, memo, new_ruff_work()) == 0
+    assert ruff_game_wins(u0, u1, u2, u3, ln2, 0, 2, 1, new_ruff_memo(),
+                          new_ruff_work()) == -1
