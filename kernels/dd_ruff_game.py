@@ -62,8 +62,13 @@ read once per trick start, on entering it; the bounds read are kept on the game'
 and written back with the result on leaving it (a second read missed the cache as often
 as the first: half the game's time went to the two).
 
-The game's value depends on the trumps' owners (relative ranks), every hand's side-suit
-lengths, D's top cards and which hand leads, so its memo is keyed on those alone.
+The game's value depends on how many trumps each defender holds between two of D's
+trumps (above its highest, below its lowest), every hand's side-suit lengths, D's top
+cards and which hand leads, and not on the order of the side suits, so its memo is keyed
+on those alone (`_canonical`, `_canonical_sides`). Keyed on every trump's owner and the
+side suits in their order, as until the twenty-second session, the games of seed-777
+deals 0-19 (numeric) took 74.8 million nodes; keyed so, 28.8 million: states reached in
+one game, or at the start of another, by other lines share their entries.
 
 An explicit stack, not recursion: numba cannot cache a self-recursive function.
 """
