@@ -813,10 +813,11 @@ def ruff_cut(hands, leader, trump, d, k, memo, work):
 
 
 @njit
-def ruff_lower_bound(hands, leader, trump, d, lo, hi):
+def ruff_lower_bound(hands, leader, trump, d, lo, hi, memo):
     """The most tricks, from lo up to hi, that the lone declarer `d` makes in the ruff
-    game (lo when it makes no more), each target within `RUFF_GAME_BUDGET` nodes."""
-    memo = np.zeros((RUFF_MEMO, 3), np.uint64)
+    game (lo when it makes no more), each target within `RUFF_GAME_BUDGET` nodes, values
+    memoised in `memo` (`new_ruff_memo`: the game's values are properties of its states
+    alone, so one memo may serve every solve of a worker)."""
     work = new_ruff_work()
     t0, t1, t2, t3, ln = _start(hands, trump, d)
     lead = _role(d, leader)

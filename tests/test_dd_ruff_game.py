@@ -224,7 +224,7 @@ def _reference_best(hands, trump, d, leader):
 
 def _kernel_best(hands, trump, d, leader):
     arr = np.array(hands, np.uint64)
-    return ruff_lower_bound(arr, leader, trump, d, 0, bin(hands[d]).count("1"))
+    return ruff_lower_bound(arr, leader, trump, d, 0, bin(hands[d]).count("1"), new_ruff_memo())
 
 
 def _count(scale, quick, full):
@@ -349,7 +349,7 @@ def test_r19_r20_ruff_game_proves_what_the_other_bounds_cannot():
                             new_trump_work())[0]
     assert ruff_tricks(arr, 2, 0, 2, 2, 10**6, new_ruff_memo(), new_ruff_work())
     assert not ruff_tricks(arr, 2, 0, 2, 3, 10**6, new_ruff_memo(), new_ruff_work())
-    assert ruff_lower_bound(arr, 2, 0, 2, 0, 3) == 2
+    assert ruff_lower_bound(arr, 2, 0, 2, 0, 3, new_ruff_memo()) == 2
 
 
 def test_r18_r19_r20_ruff_game_plays_round_the_table_from_the_leader():
@@ -363,7 +363,7 @@ def test_r18_r19_r20_ruff_game_plays_round_the_table_from_the_leader():
     assert brute_value(hands, 2, 1, 1, 1) == 1
     assert quick_bounds(arr, 1, 2, 1, 1, 0)[0] == 0
     assert ruff_tricks(arr, 1, 2, 0, 1, 10**6, new_ruff_memo(), new_ruff_work())
-    assert ruff_lower_bound(arr, 1, 2, 0, 0, 2) == 1
+    assert ruff_lower_bound(arr, 1, 2, 0, 0, 2, new_ruff_memo()) == 1
     assert _reference_best(hands, 2, 0, 1) == 1
     # with South (the declarer's partner seat) on lead instead, leading the king of
     # trumps or a club, North's trick can be stopped, and the game agrees
@@ -380,7 +380,7 @@ def test_r20_ruff_game_lets_the_defenders_choose_who_wins_with_a_trump():
     arr = parse_deal(CHOICE_EXAMPLE)
     hands = tuple(int(h) for h in arr)
     assert brute_value(hands, 0, 3, 1 << 1, 1 << 1) == 0
-    assert ruff_lower_bound(arr, 3, 0, 1, 0, 4) == 0
+    assert ruff_lower_bound(arr, 3, 0, 1, 0, 4, new_ruff_memo()) == 0
     assert _reference_best(hands, 0, 1, 3) == 0
 
 

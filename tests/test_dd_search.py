@@ -248,3 +248,20 @@ def test_r17_declarer_discards_are_tried_highest_rank_first():
         cards = rng.sample(range(52), rng.randint(1, 13))
         want = max(cards, key=lambda c: (c % 13, -c))  # highest rank, then lowest suit id
         assert highest_rank(np.uint64(sum(1 << c for c in cards))) == want
+
+
+def test_r10_root_ruff_bound_fills_the_workers_memo(work):
+    # South declares spades in the ruff game's example (N: SA D95, E: H9 C76, S: S75 C8,
+    # W: SJ HJ C4), South on lead: the ruff game's 2 tricks meet the upper bound (North's
+    # ace of trumps takes one of the 3), so no search runs; the root's game was played in
+    # the worker's ruff memo, which every later solve of the worker shares
+    from analyser import parse_deal
+
+    exact, classes, moves, scores = work
+    arr = parse_deal("N:A..95. .9..76 75...8 J.J..4")
+    hands = tuple(int(h) for h in arr)
+    assert brute_value(hands, 0, 2, 1 << 2, 1 << 2) == 2
+    memo = new_ruff_memo(1 << 12)
+    assert solve_value(arr, 2, 0, 1 << 2, 1 << 2, 2, exact, classes, 1, moves, scores,
+                       memo) == 2
+    assert memo.any()
