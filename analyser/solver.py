@@ -15,7 +15,7 @@ import numpy as np
 from analyser.cards import CardError, parse_seat, parse_suit
 from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
 from kernels.dd_ruff_game import RUFF_CUT_MEMO, new_ruff_memo
-from kernels.dd_tt import new_table, new_tables
+from kernels.dd_tt import aligned_zeros, new_table, new_tables
 
 __all__ = [
     "dd_tricks",
@@ -170,7 +170,7 @@ def _batch_state():
         mib = min(_TABLE_MIB, _PROCESS_MIB / nt)
         exact, classes = new_tables(mib, nt)
         gens = np.zeros(nt, np.int64)
-        rmemos = np.zeros((nt, _ruff_memo_entries(mib), 3), np.uint64)
+        rmemos = aligned_zeros((nt, _ruff_memo_entries(mib), 3))
         state = _batch_tables[nt] = (exact, classes, gens, rmemos)
     return state
 

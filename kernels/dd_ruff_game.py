@@ -79,6 +79,7 @@ from kernels.bits import leading_zeros, popcount, prefetch_row, trailing_zeros
 from kernels.dd_bounds import split_bottoms, top_run, unbeaten_trumps
 from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
 from kernels.dd_trump_game import highest_first, stack_work
+from kernels.dd_tt import aligned_zeros
 from kernels.jit import NO_REFCOUNT, njit
 
 RUFF_GAME_BUDGET = 1 << 18  # nodes (plays, choices, trick starts) of one game at most
@@ -854,4 +855,4 @@ def new_ruff_memo(entries=RUFF_MEMO):
     """An empty memo for `ruff_tricks` or `ruff_cut` (`entries` a power of two)."""
     if entries < 2 or entries & (entries - 1):
         raise ValueError(f"memo entries must be a power of two >= 2, not {entries}")
-    return np.zeros((entries, 3), np.uint64)
+    return aligned_zeros((entries, 3))
