@@ -109,8 +109,8 @@ def aligned_zeros(shape):
     transparent huge pages where the system allows (on the machine of the twenty-second
     session THP is on for memory that asks for it): every probe of a table or memo is a
     random access, and with 4 KiB pages each one also misses the TLB. Numeric solves of
-    seed-777 deals 0-19 took 0.966 of the time so (one process solving them in turn
-    with and without, twice over)."""
+    seed-777 deals 0-19 took 0.966 of the time with the tables so, 0.935 with the ruff
+    memos too (one process solving them in turn with and without, twice over)."""
     n = int(np.prod(shape))
     align = _HUGE_PAGE if 8 * n >= _HUGE_PAGE else 64
     raw = np.zeros(n + align // 8, dtype=np.uint64)

@@ -4,6 +4,7 @@ bound storage."""
 import numpy as np
 
 from kernels.dd_tt import (
+    aligned_zeros,
     code_card,
     entries_for,
     exact_lookup,
@@ -178,6 +179,20 @@ def test_tables_start_on_cache_lines_so_no_entry_straddles_two():
     for t in range(3):
         for half in (exact[t], classes[t]):
             assert half.ctypes.data % 64 == 0 and half.shape[1] == 4  # 32-byte entries
+
+
+def test_large_tables_and_memos_start_on_huge_pages():
+    # a table or ruff memo of 2 MiB or more starts on a 2 MiB boundary (where Linux may
+    # back it with one transparent huge page per 2 MiB); smaller ones on a cache line
+    from kernels.dd_ruff_game import new_ruff_memo
+
+    exact, classes = new_tables(8, 2)
+    for t in range(2):
+        assert exact[t].ctypes.data % (1 << 21) == 0 and classes[t].ctypes.data % (1 << 21) == 0
+    memo = new_ruff_memo(1 << 17)
+    assert memo.ctypes.data % (1 << 21) == 0 and memo.shape == (1 << 17, 3) and not memo.any()
+    small = aligned_zeros((5, 4))
+    assert small.ctypes.data % 64 == 0 and small.shape == (5, 4) and not small.any()
 
 
 def test_one_suit_length_pattern_keeps_many_classes():
