@@ -33,3 +33,34 @@ def test_solver_and_run_benchmarks_take_a_sample_size():
 
     assert takes_deals("solver") and takes_deals("run")
     assert not takes_deals("dealing")
+
+
+def test_ab_copies_kernels_under_another_name(tmp_path):
+    # `python -m bench.ab` imports two versions of the kernels side by side: each copy's
+    # modules refer to their own package only, and the copy imports without the
+    # original's cache-folder logic (nothing is compiled here)
+    import importlib
+
+    from bench.ab import _copy_kernels
+
+    _copy_kernels("work", "kernels_t", tmp_path)
+    copy = tmp_path / "kernels_t"
+    for path in copy.glob("*.py"):
+        text = path.read_text()
+        assert "from kernels." not in text and "import kernels" not in text, path.name
+    sys.path.insert(0, str(tmp_path))
+    try:
+        mod = importlib.import_module("kernels_t.dd_search")
+        assert mod.solve_value.__module__ == "kernels_t.dd_search"
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+@pytest.mark.parametrize("args, message", [
+    (("HEAD", "work", "--deals", "5"), "--deals must be LO:HI"),
+    (("HEAD", "work", "--deals", "10:300"), "--deals must lie within 0:200"),
+])
+def test_ab_refuses_bad_deal_ranges_with_one_line(args, message):
+    out = subprocess.run([sys.executable, "-m", "bench.ab", *args], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr

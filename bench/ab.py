@@ -1,0 +1,131 @@
+"""Two versions of the solver's kernels in one process, solving the same deals in turn.
+
+On a shared machine the speed moves by 20-40% within minutes, so two separate runs, even
+at the same time, often disagree by more than the change being measured. Here both
+versions are imported side by side (copies of `kernels/` from two git revisions, or the
+working tree, under the names `kernels_a` and `kernels_b`), each with its own table and
+ruff-game memo, and they solve the same deals one after the other, deal by deal, the
+order swapped every deal: both meet the same load within a second. Two copies of one
+version measure within about 2% of each other.
+
+Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all] [--rounds N]`, where
+A and B are git revisions or `work` (the working tree). Prints each version's time, the
+ratio B/A, and whether every answer agreed. Nothing is written to BENCHMARKS.md.
+"""
+
+import argparse
+import importlib
+import io
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _copy_kernels(rev: str, name: str, dest: Path) -> None:
+    """Write `kernels/` of revision `rev` (or the working tree for "work") to dest/name,
+    its imports of `kernels` renamed to `name`."""
+    out = dest / name
+    out.mkdir(parents=True)
+    if rev == "work":
+        sources = {p.name: p.read_text() for p in (ROOT / "kernels").glob("*.py")}
+    else:
+        raw = subprocess.run(["git", "archive", rev, "kernels"], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+        sources = {}
+        with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
+            for member in tar.getmembers():
+                path = Path(member.name)
+                if member.isfile() and path.parent.name == "kernels" and path.suffix == ".py":
+                    sources[path.name] = tar.extractfile(member).read().decode()
+    if not sources:
+        raise SystemExit(f"bench.ab: no kernels/ in revision {rev!r}")
+    for fname, text in sources.items():
+        if fname == "__init__.py":
+            text = '"""A copy of the kernels for bench.ab."""\n'  # no cache-folder logic
+        text = re.sub(r"\bkernels\.", f"{name}.", text)
+        text = re.sub(r"\bfrom kernels import\b", f"from {name} import", text)
+        (out / fname).write_text(text)
+
+
+def _jobs(which: str) -> np.ndarray:
+    jobs = []
+    if which in ("all", "num"):
+        jobs += [(0, 1 << d, t) for d in range(4) for t in range(4)]  # JOB_TRICKS
+    if which in ("all", "mis"):
+        jobs += [(kind, d, 0) for d in range(4) for kind in (1, 2)]  # grand, little
+    return np.array(jobs, np.int64)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("a", help="git revision, or `work` for the working tree")
+    parser.add_argument("b", help="git revision, or `work` for the working tree")
+    parser.add_argument("--deals", default="0:20", help="LO:HI of deal_random(200, seed=777)")
+    parser.add_argument("--jobs", choices=("num", "mis", "all"), default="num",
+                        help="numeric contracts, misères, or both (default num)")
+    parser.add_argument("--rounds", type=int, default=2, help="passes over the deals")
+    parser.add_argument("--leader", type=int, default=1, help="seat on lead (default E)")
+    args = parser.parse_args(argv)
+    try:
+        lo, hi = (int(x) for x in args.deals.split(":"))
+    except ValueError:
+        parser.error(f"--deals must be LO:HI, not {args.deals!r}")
+    if not 0 <= lo < hi <= 200:
+        parser.error(f"--deals must lie within 0:200, not {args.deals!r}")
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-ab-"))
+    for rev, name in ((args.a, "kernels_a"), (args.b, "kernels_b")):
+        _copy_kernels(rev, name, tmp)
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))
+    sys.path.insert(0, str(tmp))
+    import analyser  # the deals only
+
+    deals = analyser.deal_random(200, seed=777)
+    jobs = _jobs(args.jobs)
+    mods = {x: tuple(importlib.import_module(f"kernels_{x}.{m}")
+                     for m in ("dd_batch", "dd_tt", "dd_ruff_game")) for x in "ab"}
+
+    def fresh(x):
+        _, tt, rg = mods[x]
+        exact, classes = tt.new_tables(128, 1)
+        return exact[0], classes[0], np.zeros(1, np.int64), rg.new_ruff_memo(rg.RUFF_CUT_MEMO)
+
+    def solve(x, state, i):
+        exact, classes, gens, rmemo = state
+        out = np.zeros((1, len(jobs)), np.int8)
+        mods[x][0].solve_jobs(deals[i:i + 1], 0, 1, args.leader, jobs, out, exact, classes,
+                              gens, 0, rmemo)
+        return out
+
+    print(f"compiling both versions ({args.a}, {args.b}) ...", file=sys.stderr, flush=True)
+    for x in "ab":
+        solve(x, fresh(x), 199)
+    spent = {"a": 0.0, "b": 0.0}
+    answers = {"a": [], "b": []}
+    for rnd in range(args.rounds):
+        states = {x: fresh(x) for x in ("ab" if rnd % 2 == 0 else "ba")}
+        for i in range(lo, hi):
+            for x in ("ab" if (i + rnd) % 2 == 0 else "ba"):
+                start = time.perf_counter()
+                out = solve(x, states[x], i)
+                spent[x] += time.perf_counter() - start
+                if rnd == 0:
+                    answers[x].append(out)
+    same = all((p == q).all() for p, q in zip(answers["a"], answers["b"], strict=True))
+    print(f"A {args.a}: {spent['a']:.2f} s   B {args.b}: {spent['b']:.2f} s   "
+          f"B/A {spent['b'] / spent['a']:.3f}   answers {'agree' if same else 'DIFFER'}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
