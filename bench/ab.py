@@ -57,11 +57,16 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
 
 
 def _jobs(which: str) -> np.ndarray:
+    """The Boston analysis's jobs of a deal (kernels.dd_batch): numeric, misère or both."""
+    from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS
+    from kernels.dd_search import DISCARD_HIGHEST
+
     jobs = []
     if which in ("all", "num"):
-        jobs += [(0, 1 << d, t) for d in range(4) for t in range(4)]  # JOB_TRICKS
+        jobs += [(JOB_TRICKS, 1 << d, t) for d in range(4) for t in range(4)]
     if which in ("all", "mis"):
-        jobs += [(kind, d, 0) for d in range(4) for kind in (1, 2)]  # grand, little
+        jobs += [(kind, d, DISCARD_HIGHEST) for d in range(4)
+                 for kind in (JOB_GRAND, JOB_LITTLE)]
     return np.array(jobs, np.int64)
 
 
@@ -97,8 +102,8 @@ def main(argv=None) -> int:
 
     def fresh(x):
         _, tt, rg = mods[x]
-        exact, classes = tt.new_tables(128, 1)
-        return exact[0], classes[0], np.zeros(1, np.int64), rg.new_ruff_memo(rg.RUFF_CUT_MEMO)
+        exact, classes = tt.new_table(128)
+        return exact, classes, np.zeros(1, np.int64), rg.new_ruff_memo(rg.RUFF_CUT_MEMO)
 
     def solve(x, state, i):
         exact, classes, gens, rmemo = state
