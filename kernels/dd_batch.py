@@ -23,6 +23,7 @@ import numpy as np
 from kernels.dd_search import (
     MAX_MOVES,
     MAX_PLY,
+    PROBE_NODES,
     solve_little_misere,
     solve_misere,
     solve_value,
@@ -62,7 +63,8 @@ def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot
                 last_value[seats] = v
                 out[i, j] = v
             elif kind == JOB_GRAND:
-                out[i, j] = solve_misere(hands, seats, leader, exact, classes, gen, moves, scores)
+                out[i, j] = solve_misere(hands, seats, leader, exact, classes, gen, moves, scores,
+                                         PROBE_NODES)
             else:
                 out[i, j] = solve_little_misere(hands, seats, leader, arg, exact, classes, gen,
-                                                moves, scores)
+                                                moves, scores, PROBE_NODES)

@@ -73,6 +73,16 @@ _NEXT = 2
 _DONE = 3
 _DONE_NOSTORE = 4
 
+# Probing (`search`): at the maximising side's nodes in the first PROBE_PLIES plies, each
+# card is searched under a node budget (the search's `probe`, misère's PROBE_NODES), then
+# PROBE_GROWTH times as many each round, until one cuts off or all but one are refuted.
+# Misère of seed-777 deals 0-199, one process each: (16 plies, 2048, 4) 8.7 s; 52 plies
+# 12.2 s, 8 plies 10.4 s; 512 nodes 10.0 s, 8192 9.4 s; growth 2 10.3 s.
+PROBE_PLIES = 16
+PROBE_NODES = 2048
+PROBE_GROWTH = 4
+_NO_LIMIT = 1 << 62
+
 
 @njit
 def trick_relevance(row, winner_index):
@@ -98,7 +108,7 @@ def lone_games(trump, maxmask, winmask):
 
 @njit
 def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves, scores,
-           rmemo):
+           rmemo, probe):
     """True when the maximising seats can make `winmask` take >= `need` of the tricks left.
 
     The position is at a trick boundary with `leader` to lead; `gone` holds the cards out
@@ -118,11 +128,26 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     declarer's open trick boundaries with a trump suit; a memo of one entry leaves the ruff
     game out of the search.
 
+    With `probe` > 0, a node of the maximising side in the first PROBE_PLIES plies with two
+    cards or more tries them side by side (one such node at a time): each card is searched
+    with at most `probe` nodes, then PROBE_GROWTH times as many each round; a card that
+    cuts off answers at once, a refuted card is done (its relevance counts as usual), a
+    card over budget is given up (its plays undone back to the node, nothing stored on
+    that path; every subtree it finished is in the table) and tried again next round; the
+    last open card is searched without a budget. So a wrong first card costs about what
+    the right one does, not its whole refutation. Only the values of finished subtrees
+    are used, so the answer is the same with any budget (0: no probing). Misère passes
+    PROBE_NODES; the numeric searches pass None, which numba compiles as a search of its
+    own with the probing code pruned away (with the code present but idle, the numeric
+    jobs of seed-777 deals 0-19 took 3-6% longer in `python -m bench.ab`; pruned, 1.02).
+    Probing the lone declarer's leads cost more than it saved there (BENCHMARKS.md, sixth
+    session).
+
     This allocates the lone seat's game memo (`game_memo`), `search_memo` the stacks and
     scratch arrays, and `_search` does the work.
     """
     return search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
-                       moves, scores, rmemo, game_memo(trump, maxmask, winmask))
+                       moves, scores, rmemo, game_memo(trump, maxmask, winmask), probe)
 
 
 @njit
@@ -138,7 +163,7 @@ def game_memo(trump, maxmask, winmask):
 
 @njit
 def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
-                scores, rmemo, memo):
+                scores, rmemo, memo, probe):
     """`search` with the lone seat's game memo given (`game_memo`), so that the
     searches of one solve share it."""
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
@@ -152,12 +177,12 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
               np.zeros((2, MAX_PLY), np.int64))
     games = (new_trump_work(), new_ruff_work(), new_misere_work())
     return _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
-                   moves, scores, rmemo, memo, stacks, games)
+                   moves, scores, rmemo, memo, stacks, games, probe)
 
 
 @njit(**NO_REFCOUNT)  # the hot loop: no atomic reference counts (kernels.jit)
 def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
-            scores, rmemo, memo, stacks, games):
+            scores, rmemo, memo, stacks, games, probe):
     """`search` on the arrays it allocated: the game's `memo`, the search's `stacks`
     and the games' scratch arrays (`games`)."""
     tricks, per_trick, keys, per_ply, moves_at = stacks
@@ -170,6 +195,13 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
     nodes = 0
     misere_game, trump_game = lone_games(trump, maxmask, winmask)
     plain = maxmask == winmask  # the maximising seats' own tricks count (not misère)
+    # probing (see `search`): the node trying its cards under budgets (-1: none), the node
+    # count at which the card searched there is given up, the budget of this round and
+    # the cards still to start in it
+    pn_ply = -1
+    pn_limit = _NO_LIMIT
+    pn_budget = 0
+    pn_left = 0
     ruff_on = trump_game and rmemo.shape[0] > 1  # the ruff game too, unless no memo is given
     leaders[0] = leader
     needs[0] = need
@@ -185,9 +217,25 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
         p = (ld + npl) & 3
         is_max = ((maxmask >> p) & 1) == 1
         if mode == _ENTER:
+            nodes += 1
+            if probe is not None and nodes > pn_limit:
+                # over budget: undo the plays back to the probing node, store nothing on
+                # the way (every subtree finished meanwhile is in the table), put the card
+                # last in its list and go on with the next one
+                while ply > pn_ply:
+                    ply -= 1
+                    q = (leaders[ply >> 2] + (ply & 3)) & 3
+                    hands[q] ^= bit(tricks[ply >> 2, ply & 3])
+                j = idx[ply] - 1
+                c = moves[ply, j]
+                for k in range(j, nmov[ply] - 1):
+                    moves[ply, k] = moves[ply, k + 1]
+                moves[ply, nmov[ply] - 1] = c
+                idx[ply] = j
+                mode = _NEXT
+                continue
             mode = _NEXT
             first = -1
-            nodes += 1
             if COUNT_NODES:
                 scores[STATS_ROW, 0] += 1
             if npl == 0:
@@ -307,6 +355,11 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 idx[ply] = 0
                 rels[ply] = U0
                 tried[ply] = U0
+                if probe is not None and probe > 0 and is_max and pn_ply < 0 and \
+                        ply < PROBE_PLIES and nmov[ply] >= 2:
+                    pn_ply = ply
+                    pn_budget = probe
+                    pn_left = nmov[ply]
         elif mode == _CHILD:
             c = moves[ply, idx[ply] - 1]
             hands[p] ^= bit(c)
@@ -315,6 +368,9 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             if v == is_max:
                 if npl == 0:
                     best[ti] = c
+                if pn_ply == ply:
+                    pn_ply = -1
+                    pn_limit = _NO_LIMIT
                 mode = _DONE
             else:
                 # c stood for its whole run of equivalent cards: had another card of the
@@ -342,12 +398,26 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     continue
                 break
             if c < 0:
+                if pn_ply == ply:
+                    pn_ply = -1
+                    pn_limit = _NO_LIMIT
                 v = not is_max
                 vrel = rels[ply]
                 mode = _DONE
             else:
                 hands[p] ^= bit(c)
                 tricks[ti, npl] = c
+                if probe is not None and pn_ply == ply:
+                    if idx[ply] == nmov[ply]:
+                        # the last card still open: no budget
+                        pn_ply = -1
+                        pn_limit = _NO_LIMIT
+                    else:
+                        if pn_left == 0:  # a new round: every open card once more
+                            pn_budget *= PROBE_GROWTH
+                            pn_left = nmov[ply] - idx[ply] + 1
+                        pn_left -= 1
+                        pn_limit = nodes + pn_budget
                 if npl == 3:
                     row = tricks[ti]
                     wi = current_winner_trump(row, 4, trump)
@@ -425,7 +495,7 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
     memo = game_memo(trump, maxmask, winmask)
     while lo < hi:
         if search_memo(hands, leader, gone, t, trump, maxmask, winmask, exact, classes, gen,
-                       moves, scores, rmemo, memo):
+                       moves, scores, rmemo, memo, None):
             lo = t
         else:
             hi = t - 1
@@ -434,13 +504,23 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
 
 
 @njit
-def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores):
-    """True when the declarer can be sure to take no trick, no trump (R15, R20, R21)."""
+def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, probe):
+    """True when the declarer can be sure to take no trick, no trump (R15, R20, R21).
+
+    The defenders' cards near the top are probed (`search`'s `probe`: PROBE_NODES in the
+    batch, a few nodes in the tests that exercise the budgets): where they can force a
+    trick, the card that does it is often not the first the ordering tries, and the first
+    one's refutation can cost thousands of times more. Seed-777 deal 136, East's grand
+    misère: 38.3 million nodes, 20.9 million of them refuting North's duck at the first
+    trick, where overtaking forces the trick in 3,387 (with probing about 16 million in
+    all; 4.9 -> 2.8 s, its little misère 6.2 -> 5.2 s). `python -m bench.ab`, without
+    against with: misère of deals 0-199 32.77 -> 21.12 s, of deals 0-39 2.90 -> 2.46 s;
+    every job of deals 0-39 27.38 -> 27.18 s, of deals 100-199 38.49 -> 30.81 s."""
     if popcount(hands[leader]) == 0:
         return True
     winmask = 1 << declarer
     return not search(hands, leader, gone_of(hands), 1, -1, 15 ^ winmask, winmask,
-                      exact, classes, gen, moves, scores, np.zeros((1, 3), np.uint64))
+                      exact, classes, gen, moves, scores, np.zeros((1, 3), np.uint64), probe)
 
 
 DISCARD_HIGHEST = 0
@@ -466,8 +546,10 @@ def defender_discard(hand, policy):
 
 
 @njit
-def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, moves, scores):
-    """Little misère (R15, R17): all discard one card, then misère over the rest."""
+def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, moves, scores,
+                        probe):
+    """Little misère (R15, R17): all discard one card, then misère over the rest
+    (`solve_misere`, `probe` its budget)."""
     h = hands.copy()
     k = popcount(h[declarer])
     for q in range(4):
@@ -499,7 +581,7 @@ def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, mo
                 c = x
         cand ^= bit(c)
         h[declarer] ^= bit(c)
-        ok = solve_misere(h, declarer, leader, exact, classes, gen, moves, scores)
+        ok = solve_misere(h, declarer, leader, exact, classes, gen, moves, scores, probe)
         h[declarer] ^= bit(c)
         if ok:
             return True

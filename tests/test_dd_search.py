@@ -13,7 +13,14 @@ import pytest
 
 from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
 from kernels.dd_ruff_game import new_ruff_memo
-from kernels.dd_search import defender_discard, highest_rank, new_buffers, solve_value
+from kernels.dd_search import (
+    defender_discard,
+    highest_rank,
+    new_buffers,
+    solve_little_misere,
+    solve_misere,
+    solve_value,
+)
 from kernels.dd_tt import new_table
 from kernels.jit import njit
 from tests.conftest import sized
@@ -130,6 +137,16 @@ def _value_inside(hands, leader, trump, maxmask, winmask, exact, classes, moves,
                        rmemo)
 
 
+@njit
+def _misere_inside(hands, declarer, leader, little, probe, exact, classes, moves, scores):
+    """Grand or little misère with a given probing budget (kernels.dd_search.search), called
+    from inside a compiled function like `_value_inside`."""
+    if little:
+        return solve_little_misere(hands, declarer, leader, 0, exact, classes, 1, moves, scores,
+                                   probe)
+    return solve_misere(hands, declarer, leader, exact, classes, 1, moves, scores, probe)
+
+
 def _cases(seed, n, kmax):
     rng = random.Random(seed)
     for _ in range(n):
@@ -174,6 +191,23 @@ def test_r15_r17_little_misere_matches_brute_force(work):
         arr = np.array(hands, np.uint64)
         got = solve_little_job(arr, declarer, leader, exact, classes)
         assert got == brute_little(hands, declarer, leader), (hands, declarer, leader)
+
+
+@pytest.mark.parametrize("probe", [1, 2, 5])
+def test_r15_r17_r21_misere_probing_under_tiny_budgets_matches_brute_force(probe):
+    # budgets of a few nodes give up nearly every card the defenders try near the top and
+    # come back to it in later rounds: every undo and every restart path runs, and the
+    # answers must still be brute force's (R15, R17, R21)
+    exact, classes = new_table(1)
+    moves, scores = new_buffers()
+    for _i, (hands, _, declarer, leader, _) in enumerate(_cases(40 + probe, sized(60, 300), 5)):
+        arr = np.array(hands, np.uint64)
+        got = _misere_inside(arr, declarer, leader, False, probe, exact, classes, moves, scores)
+        want = brute_value(hands, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0
+        assert got == want, (hands, declarer, leader, probe)
+        assert [int(h) for h in arr] == hands  # the undo restored the position in place
+        got = _misere_inside(arr, declarer, leader, True, probe, exact, classes, moves, scores)
+        assert got == brute_little(hands, declarer, leader), (hands, declarer, leader, probe)
 
 
 def test_r17_defender_discard_highest_breaks_ties_by_suit_order():
