@@ -111,3 +111,26 @@ def test_r15_r19_misere_declarer_discards_towards_ducking_first():
     n = order_moves(hands, trick, 1, 1, gone_of(hands), -1, 11, 4, -1, moves, scores)
     club = lambda rank: 39 + rank  # noqa: E731
     assert list(moves[:2]) == [club(6), club(4)] and n == 10
+
+
+def test_r10_lone_declarer_leads_towards_a_trick_before_a_lead_with_fewer_replies():
+    # North (0) plays alone, no trump, and leads: the CQ from CK CQ loses to the ace alone
+    # and then the king wins; the H4 is under three defenders' honours. The defenders hold
+    # six clubs and three hearts, so by their replies alone (as a partnership orders its
+    # leads, LEAD_CHOICE_WEIGHT) the heart came first; a lone declarer counts the cards
+    # above its lead too (kernels.dd_moves.LONE_ABOVE_WEIGHT): where it needs a trick, the
+    # lead that sets one up
+    def cards(*ids):
+        return sum(1 << c for c in ids)
+
+    h, c = 13, 39  # first card ids of hearts and clubs; rank 0 is the two
+    hands = np.array([cards(c + 11, c + 10, h + 2),  # N: CK CQ H4
+                      cards(c + 12, c + 0, h + 12),  # E: CA C2 HA
+                      cards(c + 2, c + 1, h + 11),  # S: C4 C3 HK
+                      cards(c + 4, c + 3, h + 10)],  # W: C6 C5 HQ
+                     np.uint64)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
+    n = order_moves(hands, np.zeros(4, np.int64), 0, 0, gone, -1, 1, 1, -1, moves, scores)
+    assert n == 2 and list(moves[:2]) == [c + 10, h + 2]
