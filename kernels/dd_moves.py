@@ -70,13 +70,14 @@ def _beats(follow, ruff, card, led, trump):
 LEAD_CHOICE_WEIGHT = 16
 # A lone declarer's leads (a Boston numeric contract, R10): LONE_CHOICE_WEIGHT points a card
 # of the opponents' choice instead, and LONE_ABOVE_WEIGHT points for each opponent's card
-# above the lead (a lead it loses the trick with; the fewer such cards, the sooner its run
-# wins one). Where it needs one trick more it tried its low cards first (the opponents have
-# fewest choices in its short suits) and found the lead from KQ second, after refuting the
-# low ones: seed-777 deal 24, South in diamonds, proving 3 tricks 3.40 -> 2.28 million
-# nodes. Numeric contracts of seed-777 deals 0-39 33.79 -> 25.80 million nodes (above 32,
-# choice 8: 26.50; 8 and 8: 26.39; 16 and 16: 28.53; 32 and 16: 27.68), of deals 40-79
-# 31.46 -> 26.89 million; every job of deals 0-39 (`python -m bench.ab`) 36.90 -> 31.31 s.
+# above the lead (each can take a trick from the lead's run; the fewer, the sooner the
+# run wins one). Scored by the opponents' choice alone, it led the H9 from KT95 (under AJ
+# and Q; the defenders held 9 hearts) before the CQ from KQ6 (under the ace; 10 clubs)
+# where it needed one trick more: seed-777 deal 24, South in diamonds, proving 3 tricks
+# 3.40 -> 2.28 million nodes. Numeric contracts of seed-777 deals 0-39 33.79 -> 25.80
+# million nodes (above 32, choice 8: 26.50; 8 and 8: 26.39; 16 and 16: 28.53; 32 and 16:
+# 27.68), of deals 40-79 31.46 -> 26.89 million; every job of deals 0-39 (`python -m
+# bench.ab`) 36.90 -> 31.31 s, of deals 100-139 25.74 -> 20.59 s.
 LONE_ABOVE_WEIGHT = 16
 LONE_CHOICE_WEIGHT = 8
 
