@@ -133,6 +133,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     opp_cards |= hands[q]
         left = popcount(hand)
         lone_good = self_good == 1 and (good & (good - 1)) == 0
+        choice_weight = LONE_CHOICE_WEIGHT if lone_good else LEAD_CHOICE_WEIGHT
         pen_suit = -1
         pen = 0
         while cand:
@@ -144,8 +145,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             if self_good == 1:
                 if s != pen_suit:
                     pen_suit = s
-                    pen = (LONE_CHOICE_WEIGHT if lone_good else LEAD_CHOICE_WEIGHT) * \
-                        opponents_choice(hands, p, good, s, left)
+                    pen = choice_weight * opponents_choice(hands, p, good, s, left)
                 ruffable = False
                 if trump >= 0 and s != trump:
                     for q in range(4):

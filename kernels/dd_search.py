@@ -516,8 +516,8 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
     all; 4.9 -> 2.8 s, its little misère 6.2 -> 5.2 s). `python -m bench.ab`, without
     against with: misère of deals 0-199 32.77 -> 21.12 s (a first form of this code, which
     kept a mask of finished cards instead of moving a given-up card last), of deals 0-39
-    2.90 -> 2.46 s;
-    every job of deals 0-39 27.38 -> 27.18 s, of deals 100-199 38.49 -> 30.81 s."""
+    2.90 -> 2.46 s; every job of deals 0-39 27.38 -> 27.18 s, of deals 100-199 38.49 ->
+    30.81 s."""
     if popcount(hands[leader]) == 0:
         return True
     winmask = 1 << declarer

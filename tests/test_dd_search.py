@@ -200,7 +200,7 @@ def test_r15_r17_r21_misere_probing_under_tiny_budgets_matches_brute_force(probe
     # answers must still be brute force's (R15, R17, R21)
     exact, classes = new_table(1)
     moves, scores = new_buffers()
-    for _i, (hands, _, declarer, leader, _) in enumerate(_cases(40 + probe, sized(60, 300), 5)):
+    for hands, _, declarer, leader, _ in _cases(40 + probe, sized(60, 300), 5):
         arr = np.array(hands, np.uint64)
         got = _misere_inside(arr, declarer, leader, False, probe, exact, classes, moves, scores)
         want = brute_value(hands, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0
