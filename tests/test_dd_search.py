@@ -14,6 +14,7 @@ import pytest
 from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
 from kernels.dd_ruff_game import new_ruff_memo
 from kernels.dd_search import (
+    declarer_discards,
     defender_discard,
     highest_rank,
     new_buffers,
@@ -73,6 +74,13 @@ def brute_highest(hand):
     return max((c for c in range(52) if hand >> c & 1), key=lambda c: (c % 13, -(c // 13)))
 
 
+def _brute_discard_made(hands, declarer, leader, card):
+    """Whether the declarer takes no trick after discarding `card` (brute force, R15)."""
+    h = list(hands)
+    h[declarer] ^= 1 << card
+    return brute_value(h, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0
+
+
 def brute_little(hands, declarer, leader):
     """Little misère by brute force: every declarer discard, defenders discard highest."""
     base = list(hands)
@@ -81,13 +89,8 @@ def brute_little(hands, declarer, leader):
             base[q] ^= 1 << brute_highest(base[q])
     if base[declarer].bit_count() == 1:
         return True
-    for c in range(52):
-        if base[declarer] >> c & 1:
-            h = list(base)
-            h[declarer] ^= 1 << c
-            if brute_value(h, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0:
-                return True
-    return False
+    return any(_brute_discard_made(base, declarer, leader, c)
+               for c in range(52) if base[declarer] >> c & 1)
 
 
 def random_ending(rng, k):
@@ -282,6 +285,38 @@ def test_r17_declarer_discards_are_tried_highest_rank_first():
         cards = rng.sample(range(52), rng.randint(1, 13))
         want = max(cards, key=lambda c: (c % 13, -c))  # highest rank, then lowest suit id
         assert highest_rank(np.uint64(sum(1 << c for c in cards))) == want
+
+
+def test_r17_declarer_discards_are_the_highest_card_of_each_suit():
+    rng = random.Random(171)
+    for _ in range(300):
+        cards = rng.sample(range(52), rng.randint(1, 13))
+        want = {max(c for c in cards if c // 13 == s) for s in {c // 13 for c in cards}}
+        got = int(declarer_discards(np.uint64(sum(1 << c for c in cards))))
+        assert {c for c in range(52) if got >> c & 1} == want, sorted(cards)
+
+
+def test_r15_r17_discarding_a_suits_highest_card_is_never_worse():
+    # why little misère tries only `declarer_discards`: on random endings, whenever the
+    # declarer takes no trick after discarding some card (brute force, defenders
+    # discarding by R17's default), it takes none after discarding its highest card of
+    # that suit either
+    rng = random.Random(1715)
+    checked = 0
+    for _ in range(sized(150, 600)):
+        hands = random_ending(rng, rng.randint(2, 4))
+        declarer, leader = rng.randint(0, 3), rng.randint(0, 3)
+        base = list(hands)
+        for q in range(4):
+            if q != declarer:
+                base[q] ^= 1 << brute_highest(base[q])
+        mine = [c for c in range(52) if base[declarer] >> c & 1]
+        for c in mine:
+            top = max(x for x in mine if x // 13 == c // 13)
+            if c != top and _brute_discard_made(base, declarer, leader, c):
+                assert _brute_discard_made(base, declarer, leader, top), (hands, declarer, c)
+                checked += 1
+    assert checked >= 10
 
 
 def test_r10_root_ruff_bound_fills_the_workers_memo(work):
