@@ -14,7 +14,7 @@ boundaries, so each step reuses the previous steps' work.
 
 import numpy as np
 
-from kernels.bits import leading_zeros, popcount, trailing_zeros
+from kernels.bits import highest_bit_index, leading_zeros, popcount, trailing_zeros
 from kernels.dd_bounds import (
     MISERE_BUDGET,
     MISERE_MEMO,
@@ -557,15 +557,14 @@ def declarer_discards(hand):
     the higher one beats the lower one too (no trump in misère, R15, R20), so every trick
     it would have lost it still loses, to the same hand, and play goes on alike. Before,
     one card of each run of equivalent cards was tried (where the contract fails, each one
-    refuted in turn): misère of seed-777 deals 0-39 8.17 ->
-    5.62 million nodes, `python -m bench.ab` 3.56 -> 2.45 s; deals 100-199 54.84 -> 54.43
-    million (deal 136, nearly all of it, 49.69 -> 49.22 million, although its East now
-    tries 4 discards, not 12)."""
+    refuted in turn): misère of seed-777 deals 0-39 8.17 -> 5.62 million nodes, `python -m
+    bench.ab` 3.56 -> 2.45 s; deals 100-199 54.84 -> 54.43 million (deal 136, nearly all
+    of it, 49.69 -> 49.22 million, although its East now tries 4 discards, not 12)."""
     cand = U0
     for s in range(4):
         x = hand & SUIT_MASK[s]
         if x != U0:
-            cand |= bit(63 - leading_zeros(x))
+            cand |= bit(highest_bit_index(x))
     return cand
 
 
