@@ -81,12 +81,14 @@ def _brute_discard_made(hands, declarer, leader, card):
     return brute_value(h, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0
 
 
+def _after_defender_discards(hands, declarer):
+    """The hands once each defender has discarded its highest card (R17's default)."""
+    return [h if q == declarer else h ^ 1 << brute_highest(h) for q, h in enumerate(hands)]
+
+
 def brute_little(hands, declarer, leader):
     """Little misère by brute force: every declarer discard, defenders discard highest."""
-    base = list(hands)
-    for q in range(4):
-        if q != declarer:
-            base[q] ^= 1 << brute_highest(base[q])
+    base = _after_defender_discards(hands, declarer)
     if base[declarer].bit_count() == 1:
         return True
     return any(_brute_discard_made(base, declarer, leader, c)
@@ -306,10 +308,7 @@ def test_r15_r17_discarding_a_suits_highest_card_is_never_worse():
     for _ in range(sized(150, 600)):
         hands = random_ending(rng, rng.randint(2, 4))
         declarer, leader = rng.randint(0, 3), rng.randint(0, 3)
-        base = list(hands)
-        for q in range(4):
-            if q != declarer:
-                base[q] ^= 1 << brute_highest(base[q])
+        base = _after_defender_discards(hands, declarer)
         mine = [c for c in range(52) if base[declarer] >> c & 1]
         for c in mine:
             top = max(x for x in mine if x // 13 == c // 13)
