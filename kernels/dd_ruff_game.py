@@ -23,7 +23,9 @@ The game, against a lone D (its right-hand opponent A, left-hand L, partner P):
 - A hand that holds the suit led follows it (one card fewer there); a void hand ruffs
   with a trump or discards a card of another suit (R19).
 - A trick with a trump in it is D's when D's trump is the highest; when a defender's is,
-  the defenders choose which of the defenders who played a trump wins it.
+  the defenders choose which wins it among the defenders whose trumps lie in the same
+  gap between D's trumps (D's trumps at the trick's start, the one it played included)
+  as the highest one: ranks within a gap are forgotten, not the gaps.
 
 Every line of play maps to a line of the game with the same trick winners and so the
 same leaders (the hand that wins a trick in play is always among the game's choices),
@@ -33,14 +35,19 @@ will (that only lowers the bound): D plays one trump of each run that no defende
 trump (nor the one to beat) splits, never underruffs but with its lowest trump, and
 discards from a suit a non-top card when it holds one. The defenders' choices are cut
 only where a choice is dominated: after D has played, a defender plays its lowest trump,
-or its lowest one above D's when D's trump is the one to beat; before D, one trump of
-each run between D's trumps. Since the defenders choose among themselves who wins a
-trick their trump took, a defender holding a higher trump instead of a lower one is
-never worse off, so those choices lose nothing; and the game sees the defenders' trumps
-only as they interleave with D's (with each hand's count of them), which is what the
-search's stored relevance rests on (`ruff_cut`). Giving a trumped trick to the highest
-defender's trump instead made both wrong: seed-777 deals 20-39 then got a different
-`dd_table` (measured while this game was built).
+or its lowest one above D's when D's trump is the one to beat, or its lowest one in the
+gap of the defender's trump to beat or above (joining the defenders who may take the
+trick, or taking it alone); before D, one trump of each run between D's trumps. Since
+the defenders choose among themselves who wins a trick their trumps took within one gap,
+a defender holding a higher trump of a gap instead of a lower one is never worse off, so
+those choices lose nothing; and the game sees the defenders' trumps only as they
+interleave with D's (with each hand's count of them), which is what the search's stored
+relevance rests on (`ruff_cut`). Giving a trumped trick to the highest defender's trump
+by its exact rank with the same cuts made both wrong: seed-777 deals 20-39 then got a
+different `dd_table` (measured while this game was built). Until the twenty-eighth
+session the defenders chose among every defender who had played a trump, even one below
+D's or in a lower gap: the root bounds of seed-777 deals 0-39 (numeric) are now the value
+in 532 solves of 640 (520 before), the searches took 21.81 million nodes (25.80 before).
 
 Until the eighteenth session the defenders led any suit one of them held and the right-
 hand opponent always played before D, the two others after it, whoever led: on 3,000
@@ -305,6 +312,31 @@ def _above(m, hi):
 
 
 @njit(**NO_REFCOUNT)
+def _seps(t0, dcard):
+    """D's trumps that part the defenders' trumps into gaps during a trick: those it
+    holds and the one it played to the trick (`dcard` 16 + its id), if any."""
+    return t0 | (U1 << np.uint64(dcard - 16) if dcard >= 16 else U0)
+
+
+@njit(**NO_REFCOUNT)
+def _same_gap(a, b, seps):
+    """Whether no card of `seps` lies between the one-bit masks a and b."""
+    lo = a if a < b else b
+    hi = b if a < b else a
+    return (seps & (hi - U1) & ~((lo << U1) - U1)) == U0
+
+
+@njit(**NO_REFCOUNT)
+def _gap_floor(hi, seps):
+    """The cards above the highest card of `seps` below the one-bit mask hi: hi's gap
+    and everything above it."""
+    below = seps & (hi - U1)
+    if below == U0:
+        return ~U0
+    return ~((U1 << np.uint64(64 - leading_zeros(below))) - U1)
+
+
+@njit(**NO_REFCOUNT)
 def _after(r):
     """The role that plays after role r (seats clockwise: D, L, P, A)."""
     return 2 if r == 0 else (3 if r == 2 else (1 if r == 3 else 0))
@@ -404,9 +436,13 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
                 low = lowest_bit(m)
                 if hir == 0:
                     cov = lowest_bit(_above(m, hi))
-                    if cov != U0 and cov != low:
-                        out[n] = 16 + trailing_zeros(cov)
-                        n += 1
+                else:
+                    # a defender's trump is the one to beat: the lowest trump in its gap
+                    # or above (the defenders choose among those in the top gap)
+                    cov = lowest_bit(m & _gap_floor(hi, _seps(t0, dcard))) if hir > 0 else U0
+                if cov != U0 and cov != low:
+                    out[n] = 16 + trailing_zeros(cov)
+                    n += 1
                 out[n] = 16 + trailing_zeros(low)
                 n += 1
     elif kd == _DPLAY:
@@ -595,7 +631,7 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
                     xhi = U1 << np.uint64(o - 16)
                     x0 ^= xhi
                     xhir = 0
-                    xd = _OTHER
+                    xd = o
             elif pk == _PLAY:
                 if o == _FOLLOW:
                     xln = _dec(xln, (who - 1) * 12 + xled * 4)
@@ -603,10 +639,15 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
                 elif o >= 16:
                     b = U1 << np.uint64(o - 16)
                     x1, x2, x3 = _played(x1, x2, x3, who, b)
-                    xtpl |= 1 << who
+                    # the defenders who may take the trick: those whose trumps share
+                    # the highest one's gap between D's trumps
+                    joins = xhir > 0 and _same_gap(b, xhi, _seps(x0, xd))
                     if b > xhi:
+                        xtpl = (xtpl | (1 << who)) if joins else (1 << who)
                         xhi = b
                         xhir = who
+                    elif joins:
+                        xtpl |= 1 << who
                 else:
                     xln = _dec(xln, (who - 1) * 12 + o * 4)
             elif pk == _DPLAY:
@@ -627,7 +668,7 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
                     if b > xhi:
                         xhi = b
                         xhir = 0
-                    xd = _OTHER
+                    xd = o
             else:  # _OUT
                 won = o
                 break
@@ -641,7 +682,7 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
                     if xhir == 0:
                         won = 0
                     else:
-                        choice = xtpl  # ranks among the defenders' trumps are theirs
+                        choice = xtpl  # ranks within a gap between D's trumps are theirs
                 elif xd == _TOP:
                     won = 0
                 else:

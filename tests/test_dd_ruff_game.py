@@ -5,10 +5,11 @@ exhaustive minimax of the same game in plain Python (every card of every hand tr
 win in the game is a trick count the declarer makes in play (brute force on random
 endings); it proves what the quick bounds and the trump game cannot; it plays each
 trick round the table from the hand on lead, which leads a suit it holds (R18-R20); a
-trick a defender's trump takes goes to whichever defender who played a trump the
-defenders choose; a game out of budget never claims a trick; the memo keys a state on
-what the game's value depends on (the defenders' trumps only as they interleave with D's,
-the side suits in any order), so rearranged states share an entry.
+trick a defender's trump takes goes to whichever defender the defenders choose among
+those whose trumps share the highest one's gap between the declarer's trumps; a game
+out of budget never claims a trick; the memo keys a state on what the game's value
+depends on (the defenders' trumps only as they interleave with D's, the side suits in
+any order), so rearranged states share an entry.
 """
 
 import random
@@ -48,6 +49,8 @@ EXAMPLE = "N:A..95. .9..76 75...8 J.J..4"
 SEAT_EXAMPLE = "N:.Q.6. ...83 ..K.2 .J6.."
 # N: S8 HT6 D9, E: S72 D74, S: ST HA2 DQ, W: SQ9 HQ9
 CHOICE_EXAMPLE = "N:8.T6.9. 72..74. T.A2.Q. Q9.Q9.."
+# N: H5 D8 C9, E: H7 C73, S: DA2 C2, W: DJ CT6
+GAP_EXAMPLE = "N:.5.8.9 .7..73 ..A2.2 ..J.T6"
 
 
 def _bits(mask):
@@ -153,13 +156,21 @@ def _game(trumps, lens, top, low, lead, k):
         return True
     if bin(trumps[0]).count("1") + sum(top) + sum(low) < k:
         return False
+    seps = trumps[0]  # D's trumps at the trick's start: they part the gaps
+
+    def same_gap(a, b):
+        lo, hi = min(a, b), max(a, b)
+        return not any(lo < c < hi for c in _bits(seps))
 
     def finish(trumps, lens, top, low, hi, hi_role, kind, followed, trumped):
-        # R20: the highest trump (among the defenders' trumps they choose the winner);
-        # else D's top card of the suit led; else one of those who followed it, D too when
-        # it followed with another card (which might win in play): the defenders choose
+        # R20: the highest trump (a defender's: the defenders choose the winner among
+        # those whose trumps share its gap between D's trumps, the ranks within a gap
+        # being forgotten); else D's top card of the suit led; else one of those who
+        # followed it, D too when it followed with another card (which might win in
+        # play): the defenders choose
         if hi:
-            winners = [0] if hi_role == 0 else _roles(trumped)
+            winners = [0] if hi_role == 0 else sorted({r for r, c in trumped
+                                                       if same_gap(c, hi)})
         elif kind == "top":
             winners = [0]
         else:
@@ -180,7 +191,7 @@ def _game(trumps, lens, top, low, lead, k):
         for t2, l2, c in _defender_plays(trumps, lens, r - 1, led):
             if not play(rest, t2, l2, top, low, led, max(hi, c), r if c > hi else hi_role,
                         kind, followed | (1 << r if follows else 0),
-                        trumped | (1 << r if c else 0)):
+                        trumped + (((r, c),) if c else ())):
                 return False
         return True
 
@@ -188,22 +199,23 @@ def _game(trumps, lens, top, low, lead, k):
     if lead == 0:
         for j in range(3):
             if top[j] and play(order[1:], trumps, lens, top[:j] + (top[j] - 1,) + top[j + 1:],
-                               low, j, 0, -1, "top", 0, 0):
+                               low, j, 0, -1, "top", 0, ()):
                 return True
             if low[j] and play(order[1:], trumps, lens, top, low[:j] + (low[j] - 1,) + low[j + 1:],
-                               j, 0, -1, "low", 0, 0):
+                               j, 0, -1, "low", 0, ()):
                 return True
         return any(play(order[1:], (trumps[0] ^ c,) + trumps[1:], lens, top, low, _TRUMP, c, 0,
-                        "other", 0, 0) for c in _bits(trumps[0]))
+                        "other", 0, ()) for c in _bits(trumps[0]))
     # the defender on lead leads a suit it holds: a side suit, or any of its trumps
     for j in range(3):
         if lens[lead - 1][j] and not play(order[1:], trumps, _minus(lens, lead - 1, j), top,
-                                          low, j, 0, -1, None, 1 << lead, 0):
+                                          low, j, 0, -1, None, 1 << lead, ()):
             return False
     for c in _bits(trumps[lead]):
         t = list(trumps)
         t[lead] ^= c
-        if not play(order[1:], tuple(t), lens, top, low, _TRUMP, c, lead, None, 0, 1 << lead):
+        if not play(order[1:], tuple(t), lens, top, low, _TRUMP, c, lead, None, 0,
+                    ((lead, c),)):
             return False
     return True
 
@@ -370,18 +382,29 @@ def test_r18_r19_r20_ruff_game_plays_round_the_table_from_the_leader():
     assert brute_value(hands, 2, 2, 1, 1) == _reference_best(hands, 2, 0, 2) == 0
 
 
-def test_r20_ruff_game_lets_the_defenders_choose_who_wins_with_a_trump():
-    # CHOICE_EXAMPLE, spades trump, East declares, West leads: every spade of the
-    # defenders is above East's, so East takes nothing (brute force). When a defender's
-    # trump takes a trick the game lets the defenders choose which of those who played a
-    # trump wins it (who leads next), and so may cut their trump plays to the lowest; a
-    # game that gave the trick to the highest defender's trump with the same cuts claims
-    # a trick here, and the wrong `dd_table` values that follow
-    arr = parse_deal(CHOICE_EXAMPLE)
+@pytest.mark.parametrize("deal, trump, value", [
+    # CHOICE_EXAMPLE, spades trump: every spade of the defenders is above East's, so East
+    # takes nothing. When a defender's trump takes a trick the game lets the defenders
+    # choose which of those whose trumps share its gap between East's wins it (who leads
+    # next), and so may cut their trump plays to the lowest of a gap; a game that gave
+    # the trick to the highest defender's trump with the same cuts claims a trick here,
+    # and the wrong `dd_table` values that follow
+    (CHOICE_EXAMPLE, 0, 0),
+    # GAP_EXAMPLE, clubs trump: East makes one trick. A defender's trump below one of
+    # East's (North's C9 and South's C2 against East's C73) cannot take a trick a higher
+    # trump took, so the game, choosing the winner only within the highest trump's gap,
+    # proves the trick; choosing among every defender who played a trump, as until the
+    # twenty-eighth session, it proved none
+    (GAP_EXAMPLE, 3, 1),
+])
+def test_r20_ruff_game_trick_goes_to_a_defender_in_the_highest_trumps_gap(deal, trump, value):
+    # East declares, West leads; brute force, the kernel and the reference game agree
+    arr = parse_deal(deal)
     hands = tuple(int(h) for h in arr)
-    assert brute_value(hands, 0, 3, 1 << 1, 1 << 1) == 0
-    assert ruff_lower_bound(arr, 3, 0, 1, 0, 4, new_ruff_memo()) == 0
-    assert _reference_best(hands, 0, 1, 3) == 0
+    assert brute_value(hands, trump, 3, 1 << 1, 1 << 1) == value
+    assert ruff_lower_bound(arr, 3, trump, 1, 0, bin(hands[1]).count("1"),
+                            new_ruff_memo()) == value
+    assert _reference_best(hands, trump, 1, 3) == value
 
 
 def test_ruff_game_out_of_budget_claims_nothing_and_is_remembered():
