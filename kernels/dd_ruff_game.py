@@ -33,21 +33,27 @@ and the defenders have every choice they have in play and more, so D's tricks in
 game are tricks D makes in play: a lower bound. D's own choices may be restricted at
 will (that only lowers the bound): D plays one trump of each run that no defender's
 trump (nor the one to beat) splits, never underruffs but with its lowest trump, and
-discards from a suit a non-top card when it holds one. The defenders' choices are cut
-only where a choice is dominated: after D has played, a defender plays its lowest trump,
-or its lowest one above D's when D's trump is the one to beat, or its lowest one in the
-gap of the defender's trump to beat or above (joining the defenders who may take the
-trick, or taking it alone); before D, one trump of each run between D's trumps. Since
-the defenders choose among themselves who wins a trick their trumps took within one gap,
-a defender holding a higher trump of a gap instead of a lower one is never worse off, so
-those choices lose nothing; and the game sees the defenders' trumps only as they
-interleave with D's (with each hand's count of them), which is what the search's stored
-relevance rests on (`ruff_cut`). Giving a trumped trick to the highest defender's trump
-by its exact rank with the same cuts made both wrong: seed-777 deals 20-39 then got a
-different `dd_table` (measured while this game was built). Until the twenty-eighth
-session the defenders chose among every defender who had played a trump, even one below
-D's or in a lower gap: the root bounds of seed-777 deals 0-39 (numeric) are now the value
-in 532 solves of 640 (520 before), the searches took 21.81 million nodes (25.80 before).
+discards from a suit a non-top card when it holds one. The defenders' trump plays are
+cut only to one trump of each run between D's trumps (D's trump played to the trick
+among them once it is played): the game's value is the same for every arrangement of the
+defenders' trumps within a gap between D's trumps (the winner is chosen among a gap, and
+D's trumps compare with whole gaps), so the trumps of a gap are one choice. The game
+sees the defenders' trumps only as they interleave with D's (with each hand's count of
+them), which is what the search's stored relevance rests on (`ruff_cut`). Giving a
+trumped trick to the highest defender's trump by its exact rank made the game wrong
+with the cuts it had then: seed-777 deals 20-39 got a different `dd_table` (measured
+while this game was built).
+
+Until the twenty-eighth session the defenders chose the winner among every defender who
+had played a trump, even one below D's trump or in a lower gap, and so, after D had
+played, a defender's lowest trump and its lowest above D's were its only trump plays
+worth trying. Choosing within the highest gap, the root bounds of seed-777 deals 0-39
+(numeric) are the value in 532 solves of 640 (520 before) and the searches take 21.85
+million nodes (25.80 before). A defender's lowest trump no longer dominates its higher
+ones, nor a high one a low one: overtaking a partner's trump with a high one can keep a
+low trump that is worth more later; cut to the lowest trump and the lowest that takes or
+shares the trick, the game claimed a trick on a 4-card ending where the declarer makes
+none (`tests/test_dd_ruff_game.py`).
 
 Until the eighteenth session the defenders led any suit one of them held and the right-
 hand opponent always played before D, the two others after it, whoever led: on 3,000
@@ -433,18 +439,26 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
                 # before D: one trump of each run between D's trumps
                 n = highest_first(split_bottoms(m, t0), 16, out, n)
             else:
-                low = lowest_bit(m)
+                # after D: one trump of each run between D's trumps (the one it played
+                # among them), as before D; first the lowest that takes the trick or joins
+                # the gap of the defender's trump to beat, then the lowest of all
+                seps = _seps(t0, dcard)
+                rest = split_bottoms(m, seps)
+                cov = U0
                 if hir == 0:
                     cov = lowest_bit(_above(m, hi))
-                else:
-                    # a defender's trump is the one to beat: the lowest trump in its gap
-                    # or above (the defenders choose among those in the top gap)
-                    cov = lowest_bit(m & _gap_floor(hi, _seps(t0, dcard))) if hir > 0 else U0
-                if cov != U0 and cov != low:
+                elif hir > 0:
+                    cov = lowest_bit(m & _gap_floor(hi, seps))
+                low = lowest_bit(m)
+                if cov != U0:
                     out[n] = 16 + trailing_zeros(cov)
                     n += 1
-                out[n] = 16 + trailing_zeros(low)
-                n += 1
+                    rest &= ~cov
+                if low != cov:
+                    out[n] = 16 + trailing_zeros(low)
+                    n += 1
+                    rest &= ~low
+                n = highest_first(rest, 16, out, n)
     elif kd == _DPLAY:
         defs = t1 | t2 | t3
         if led != _TRUMP and _dtop(ln, led) + _dlow(ln, led) > 0:

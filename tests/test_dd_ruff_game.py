@@ -51,6 +51,8 @@ SEAT_EXAMPLE = "N:.Q.6. ...83 ..K.2 .J6.."
 CHOICE_EXAMPLE = "N:8.T6.9. 72..74. T.A2.Q. Q9.Q9.."
 # N: H5 D8 C9, E: H7 C73, S: DA2 C2, W: DJ CT6
 GAP_EXAMPLE = "N:.5.8.9 .7..73 ..A2.2 ..J.T6"
+# N: SQ84 C5, E: DT84 CJ, S: S5 DJ96, W: SJT DK5
+RUFF_HIGH_EXAMPLE = "N:Q84...5 ..T84.J 5..J96. JT..K5."
 
 
 def _bits(mask):
@@ -382,29 +384,36 @@ def test_r18_r19_r20_ruff_game_plays_round_the_table_from_the_leader():
     assert brute_value(hands, 2, 2, 1, 1) == _reference_best(hands, 2, 0, 2) == 0
 
 
-@pytest.mark.parametrize("deal, trump, value", [
+@pytest.mark.parametrize("deal, trump, leader, value", [
     # CHOICE_EXAMPLE, spades trump: every spade of the defenders is above East's, so East
     # takes nothing. When a defender's trump takes a trick the game lets the defenders
     # choose which of those whose trumps share its gap between East's wins it (who leads
     # next), and so may cut their trump plays to the lowest of a gap; a game that gave
     # the trick to the highest defender's trump with the same cuts claims a trick here,
     # and the wrong `dd_table` values that follow
-    (CHOICE_EXAMPLE, 0, 0),
+    (CHOICE_EXAMPLE, 0, 3, 0),
     # GAP_EXAMPLE, clubs trump: East makes one trick. A defender's trump below one of
     # East's (North's C9 and South's C2 against East's C73) cannot take a trick a higher
     # trump took, so the game, choosing the winner only within the highest trump's gap,
     # proves the trick; choosing among every defender who played a trump, as until the
     # twenty-eighth session, it proved none
-    (GAP_EXAMPLE, 3, 1),
+    (GAP_EXAMPLE, 3, 3, 1),
+    # RUFF_HIGH_EXAMPLE, diamonds trump, East on lead: East takes nothing. When East
+    # leads a trump, South plays the D6 and West overtakes with the DK, keeping the D5 (a
+    # low trump is worth more to the defenders here than a high one); a game that let a
+    # defender after East play only its lowest trump or its lowest that takes or shares
+    # the trick (the D5, in the D6's gap) claimed a trick here
+    (RUFF_HIGH_EXAMPLE, 2, 1, 0),
 ])
-def test_r20_ruff_game_trick_goes_to_a_defender_in_the_highest_trumps_gap(deal, trump, value):
-    # East declares, West leads; brute force, the kernel and the reference game agree
+def test_r20_ruff_game_trick_goes_to_a_defender_in_the_highest_trumps_gap(deal, trump, leader,
+                                                                         value):
+    # East declares; brute force, the kernel and the reference game agree
     arr = parse_deal(deal)
     hands = tuple(int(h) for h in arr)
-    assert brute_value(hands, trump, 3, 1 << 1, 1 << 1) == value
-    assert ruff_lower_bound(arr, 3, trump, 1, 0, bin(hands[1]).count("1"),
+    assert brute_value(hands, trump, leader, 1 << 1, 1 << 1) == value
+    assert ruff_lower_bound(arr, leader, trump, 1, 0, bin(hands[1]).count("1"),
                             new_ruff_memo()) == value
-    assert _reference_best(hands, trump, 1, 3) == value
+    assert _reference_best(hands, trump, 1, leader) == value
 
 
 def test_ruff_game_out_of_budget_claims_nothing_and_is_remembered():
