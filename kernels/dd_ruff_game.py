@@ -48,7 +48,7 @@ Until the twenty-eighth session the defenders chose the winner among every defen
 had played a trump, even one below D's trump or in a lower gap, and so, after D had
 played, a defender's lowest trump and its lowest above D's were its only trump plays
 worth trying. Choosing within the highest gap, the root bounds of seed-777 deals 0-39
-(numeric) are the value in 532 solves of 640 (520 before) and the searches take 21.85
+(numeric) are the value in 529 solves of 640 (520 before) and the searches take 21.85
 million nodes (25.80 before). A defender's lowest trump no longer dominates its higher
 ones, nor a high one a low one: overtaking a partner's trump with a high one can keep a
 low trump that is worth more later; cut to the lowest trump and the lowest that takes or
