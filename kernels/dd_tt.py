@@ -449,11 +449,20 @@ def class_prefetch(classes, dist, meta):
     """Start loading every cache line of the class bucket of (dist, meta), so that they
     arrive together, while the exact half is probed (`tt_lookup` scans the whole bucket,
     1 KiB). Numeric of seed-777 deals 0-19 side by side: 23.6 -> 22.2 s; 20-39: 26.0 ->
-    24.9 s; computing the key and loading both buckets before the quick bounds was slower
-    (23.5 against 20.6 s), the quick bounds settling a quarter of the boundary nodes."""
+    24.9 s. The search asks for both buckets (this and `exact_prefetch`) before it works
+    out the quick bounds, which then run while the lines arrive (kernels.dd_search)."""
     base = _bucket(classes, dist, meta, CLASS_WAYS)
     for w in range(0, CLASS_WAYS, 2):  # two 32-byte entries a 64-byte line
         prefetch_row(classes, base + w)
+
+
+@njit(**NO_REFCOUNT)
+def exact_prefetch(exact, k1, k2):
+    """Start loading every cache line of the exact bucket of (k1, k2) (`exact_lookup`
+    reads one line or more of it), so that its misses to memory overlap other work."""
+    base = _bucket(exact, k1, k2, WAYS)
+    for w in range(0, WAYS, 2):
+        prefetch_row(exact, base + w)
 
 
 @njit(**NO_REFCOUNT)
