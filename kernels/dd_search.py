@@ -264,10 +264,12 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 else:
                     # the table's key first and both its buckets asked for, so that their
                     # lines load while the quick bounds are worked out (which settle about
-                    # a sixth of these nodes, the key wasted there): numeric jobs of seed-
-                    # 777 deals 0-39 0.974 of the time, deals 40-99 0.960 (`python -m
-                    # bench.ab`, twenty-ninth session; the twelfth session measured an
-                    # earlier form slower, 23.5 against 20.6 s)
+                    # a sixth of these nodes, the key wasted there). Twenty-ninth session,
+                    # `python -m bench.ab`: numeric jobs of seed-777 deals 0-39 0.974 of
+                    # the time, deals 40-99 0.960, every job of deals 0-59 0.974, misère
+                    # alone 1.116 (its quick bounds hide little; a form that kept the old
+                    # order in misère alone measured no faster there); bridge, the bench's
+                    # 100 deals, 0.890. The twelfth measured an earlier form slower.
                     dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask, winmask)
                     k1, k2 = position_key(dist, meta, o1, o2)
                     exact_prefetch(exact, k1, k2)
