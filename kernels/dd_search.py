@@ -266,14 +266,20 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     # lines load while the quick bounds are worked out (which settle about
                     # a sixth of these nodes, the key wasted there). Twenty-ninth session,
                     # `python -m bench.ab`: numeric jobs of seed-777 deals 0-39 0.974 of
-                    # the time, deals 40-99 0.960, every job of deals 0-59 0.974, misère
-                    # alone 1.116 (its quick bounds hide little; a form that kept the old
-                    # order in misère alone measured no faster there); bridge, the bench's
-                    # 100 deals, 0.890. The twelfth measured an earlier form slower.
-                    dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask, winmask)
-                    k1, k2 = position_key(dist, meta, o1, o2)
-                    exact_prefetch(exact, k1, k2)
-                    class_prefetch(classes, dist, meta)
+                    # the time, deals 40-99 0.960, every job of deals 0-59 0.974; bridge,
+                    # the bench's 100 deals, 0.890. The twelfth measured an earlier form
+                    # slower. Not in the probing (misère) searches, whose quick bounds
+                    # settle nearly half these nodes and hide little: there it took 1.115
+                    # of the time (deals 0-199). Tested on `probe`, not on the mode, so
+                    # that numba prunes the other branch from each compiled search: a
+                    # test on the mode at run time left misère 1.110 (its code the old
+                    # one, but compiled beside the new)
+                    if probe is None:
+                        dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
+                                                            winmask)
+                        k1, k2 = position_key(dist, meta, o1, o2)
+                        exact_prefetch(exact, k1, k2)
+                        class_prefetch(classes, dist, meta)
                     lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
                                                               winmask, nd)
                     if lo_q >= nd:
@@ -287,6 +293,11 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     if COUNT_NODES and mode == _DONE_NOSTORE:
                         scores[STATS_ROW, 3] += 1
                     if mode == _NEXT:
+                        if probe is not None:
+                            dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
+                                                                winmask)
+                            class_prefetch(classes, dist, meta)
+                            k1, k2 = position_key(dist, meta, o1, o2)
                         kdist[ti] = dist
                         kmeta[ti] = meta
                         kown1[ti] = o1
