@@ -28,7 +28,7 @@ from kernels.dd_bounds import (
 )
 from tests.conftest import sized
 from tests.reference_dd import random_ending as ending_in_suits
-from tests.test_dd_search import brute_value, random_ending
+from tests.test_dd_search import _shuffle_small_cards, brute_value, random_ending
 
 
 def test_quick_bounds_bracket_exact_values_all_modes():
@@ -78,13 +78,75 @@ def test_r20_lone_declarer_keeps_the_trumps_higher_opposing_trumps_cannot_all_be
     s = lambda *r: sum(1 << x for x in r)  # noqa: E731
     hands = [s(3, 2, 1, 0), s(12, 14, 15, 16), s(11, 17, 18, 19), s(10, 20, 21, 22)]
     arr = np.array(hands, np.uint64)
-    tricks, rel = trump_length_tricks(arr, 0, 0)
+    tricks, rel = trump_length_tricks(arr, 0, 0, 1)
     assert tricks == 1 and rel == np.uint64(1)  # rests on the trumps down to N's S2
     assert quick_bounds(arr, 1, 0, 1, 1, 0)[0] >= 1
     assert brute_value(hands, 0, 1, 1, 1) >= 1
     # give W a fourth spade above N's lowest (the S6 for a heart): the bound falls to 0
     hands[3] = s(10, 4, 21, 22)
-    assert trump_length_tricks(np.array(hands, np.uint64), 0, 0)[0] == 0
+    assert trump_length_tricks(np.array(hands, np.uint64), 0, 0, 1)[0] == 0
+
+
+def test_r20_partnership_keeps_the_trumps_the_other_side_cannot_all_beat():
+    # spades trump, N-S together: N holds S5432, E the SA and W the SK (each beats at most
+    # one of N's), so two of N's trumps win tricks for N-S though neither side's trumps
+    # include a top trump of N-S (the top-trump rule alone gives N-S nothing)
+    hands, arr = _deal("S5 S4 S3 S2", "SA HK HQ HJ", "H2 H3 H4 H5", "SK HA HT H9")
+    tricks, rel = trump_length_tricks(arr, 0, 0, 5)
+    assert tricks == 2 and rel == np.uint64(_cards("S2"))  # the trumps down to N's S2
+    assert top_trumps(arr, 0)[0] & np.uint64(0xF) == 0
+    for leader in range(4):
+        assert quick_bounds(arr, leader, 0, 5, 5, 0)[0] >= 2
+        assert quick_bounds(arr, leader, 0, 5, 5, 2)[0] >= 2  # with a target too
+        # E-W maximising: N's two unbeaten trumps leave them at most two tricks
+        assert quick_bounds(arr, leader, 0, 10, 10, 0)[1] <= 2
+        assert quick_bounds(arr, leader, 0, 10, 10, 3)[1] <= 2
+        assert brute_value(hands, 0, leader, 5, 5) >= 2
+    # for N alone against three, S's hearts are no help and the trumps the same: two too
+    assert trump_length_tricks(arr, 0, 0, 1)[0] == 2
+    # give W the S6 instead of a heart: three opposing trumps above N's S2, one trick
+    hands[3] = _cards("SK", "S6", "HT", "H9")
+    assert trump_length_tricks(np.array(hands, np.uint64), 0, 0, 5)[0] == 1
+
+
+def _same_class(hands, rel, rng):
+    """A position sharing `hands`' class for relevance `rel` (kernels.dd_tt): in each suit
+    the cards from the top down to its lowest relevant card keep their owners, the cards
+    below it are dealt anew among the hands holding them (every suit length kept)."""
+    lows = []
+    for s in range(4):
+        line = rel >> (13 * s) & 0x1FFF
+        lows.append((line & -line).bit_length() - 1 if line else 13)
+    return _shuffle_small_cards(hands, rng, lows)
+
+
+def test_r20_unbeaten_trumps_bound_every_position_of_their_class():
+    # the bound of each hand's unbeaten trumps, for its side (one seat, partners, three)
+    # and against it, holds on random endings and on a position sharing the class its
+    # relevance names (what the transposition table reuses it for); brute force
+    rng = random.Random(3030)
+    checked = 0
+    for _ in range(sized(120, 1200)):
+        k = rng.randint(2, 4)
+        hands = random_ending(rng, k)
+        trump = rng.randint(0, 3)
+        leader = rng.randint(0, 3)
+        mask = rng.choice([1, 2, 4, 8, 5, 10, 7, 14])
+        arr = np.array(hands, np.uint64)
+        v = brute_value(hands, trump, leader, mask, mask)
+        lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask, 0)
+        assert lo <= v <= up
+        q = rng.randint(0, 3)
+        ours = (mask >> q) & 1
+        n, rel = trump_length_tricks(arr, q, trump, mask if ours else 15 ^ mask)
+        if n == 0:
+            continue
+        checked += 1
+        for pos, val in ((hands, v), (_same_class(hands, int(rel), rng), None)):
+            if val is None:
+                val = brute_value(pos, trump, leader, mask, mask)
+            assert (val >= n) if ours else (val <= k - n), (pos, trump, leader, mask, q, n)
+    assert checked >= sized(120, 1200) // 4
 
 
 def _cards(*names):
@@ -237,7 +299,7 @@ def test_r19_r20_lone_declarer_trumps_challenge_wins_a_trick():
     # takes one, and the third wins (R19 order, R20)
     hands, arr = _deal("HT CA CT C8", "D3 CQ CJ C6", "S3 H6 H3 DQ", "H7 DA D7 CK")
     assert not guarded_behind(arr, 1, 3)[0]
-    assert trump_length_tricks(arr, 1, 3)[0] == 0
+    assert trump_length_tricks(arr, 1, 3, 2)[0] == 0
     ok, rel = trump_challenge(arr, 1, 3)
     assert ok and rel == np.uint64(_cards("C6"))
     for leader in (0, 2, 3):

@@ -238,17 +238,19 @@ def test_transposition_table_reuse_across_modes_keeps_results(work):
 
 
 def _shuffle_small_cards(hands, rng, below):
-    """The same suit lengths per hand, with the cards of rank < `below` of each suit dealt
-    anew among the hands holding them: a position that often shares a stored class
-    (kernels.dd_tt) with `hands` without being equal to it."""
+    """The same suit lengths per hand, with the cards of rank < `below` of each suit (or
+    < below[s] of suit s, given four ranks) dealt anew among the hands holding them: a
+    position that often shares a stored class (kernels.dd_tt) with `hands` without being
+    equal to it."""
     new = [0, 0, 0, 0]
     for s in range(4):
+        low = below if isinstance(below, int) else below[s]
         small, owners = [], []
         for q in range(4):
             for r in range(13):
                 c = 13 * s + r
                 if hands[q] >> c & 1:
-                    if r < below:
+                    if r < low:
                         small.append(c)
                         owners.append(q)
                     else:

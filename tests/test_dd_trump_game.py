@@ -132,7 +132,7 @@ def test_r20_trump_game_draws_trumps_where_counting_cannot():
             h[seat] |= 1 << (26 + "23456789TJQKA".index(r))
     arr = np.array(h, np.uint64)
     memo = np.zeros(TRUMP_MEMO, np.uint64)
-    assert trump_length_tricks(arr, 0, 2)[0] == 4
+    assert trump_length_tricks(arr, 0, 2, 1)[0] == 4
     won, rel = trump_tricks(arr, 1, 2, 0, 6, 4096, memo, new_trump_work())
     assert won and rel == np.uint64(1 << 26)  # rests on the trumps down to N's 2
     assert not trump_tricks(arr, 1, 2, 0, 7, 4096, memo, new_trump_work())[0]
@@ -146,7 +146,7 @@ def test_r19_r20_trump_game_finds_the_low_trump_first_line():
     # the 5 wins the next trump trick)
     hands, arr = _deal("S7 D7 D2 C6", "HT DJ C8 C5", "HA D5 D3 C9", "S3 H9 H8 DA")
     assert not trump_challenge(arr, 1, 3)[0] and not guarded_behind(arr, 1, 3)[0]
-    assert trump_length_tricks(arr, 1, 3)[0] == 0
+    assert trump_length_tricks(arr, 1, 3, 2)[0] == 0
     for leader in (0, 2, 3, 1):  # E on lead too: it leads a side card first
         ok, rel = trump_tricks(arr, leader, 3, 1, 1, 4096, np.zeros(TRUMP_MEMO, np.uint64),
                                new_trump_work())
