@@ -839,8 +839,9 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
         else:
             # partnerships (bridge): each hand's trumps that the other side's cannot all
             # beat, a lower bound for the maximising side, an upper one against the other
-            # (the lone declarer's defenders: no fewer nodes, BENCHMARKS.md, twenty-ninth
-            # session). With a target, only a hand holding enough trumps to settle it.
+            # (for the lone declarer's defenders it saved 0.1% of the nodes, BENCHMARKS.md,
+            # twenty-ninth session). With a target, only a hand holding enough trumps to
+            # settle it.
             # Thirtieth session, the bench's 100 bridge deals side by side: 0.925 of the
             # time (median per solve 0.941); seed-777 deals 0-19, both sides declaring
             # each strain: 122.56 -> 113.73 million nodes
