@@ -66,7 +66,9 @@ def _beats(follow, ruff, card, led, trump):
 # Points a lead loses for each card an opponent may choose among in its suit (see
 # `opponents_choice`): on seed-4242 bridge deals 3-42, 35.8 -> 17.7 million nodes (4 points:
 # 22.3, 8: 19.0, 32: 17.4); numeric Boston contracts of seed-777 deals 0-11, 80.6 -> 68.5
-# million (32 points: 67.7). Not for misère leads: 3.4 -> 55 million nodes there.
+# million (32 points: 67.7). Not for misère leads: 3.4 -> 55 million nodes there. Since the
+# thirty-first session bridge partnerships' leads are `partnership_leads`; this serves the
+# Boston defenders' leads in numeric contracts.
 LEAD_CHOICE_WEIGHT = 16
 # A lone declarer's leads (a Boston numeric contract, R10): LONE_CHOICE_WEIGHT points a card
 # of the opponents' choice instead, and LONE_ABOVE_WEIGHT points for each opponent's card
@@ -80,6 +82,242 @@ LEAD_CHOICE_WEIGHT = 16
 # bench.ab`) 36.90 -> 31.31 s, of deals 100-139 25.74 -> 20.59 s.
 LONE_ABOVE_WEIGHT = 16
 LONE_CHOICE_WEIGHT = 8
+# Partnership leads (`partnership_leads`): the points the table's best lead (FIRST_*) and
+# the killer (KILLER_*, the lead that last cut off at the same trick of the search) add,
+# with trumps in play where the lead's side wins the trick (_WIN) or not (_LOSE), and
+# without (_NTWIN, _NTLOSE). DDS's values (its Moves.cpp); with the table's lead always
+# first (400 points) bridge seed-777 deals 0-19 took 79.64 million nodes, with these
+# 79.22, and the killer then 78.00.
+FIRST_BONUS_WIN = 18
+FIRST_BONUS_LOSE = 0
+FIRST_BONUS_NTWIN = 32
+FIRST_BONUS_NTLOSE = 19
+KILLER_WIN = 55
+KILLER_LOSE = 18
+KILLER_NTWIN = 126
+KILLER_NTLOSE = 47
+
+
+@njit(**NO_REFCOUNT)
+def _seat_of(hands, card):
+    """The seat holding `card` (-1 when card < 0)."""
+    if card < 0:
+        return -1
+    b = U1 << np.uint64(card)
+    for q in range(3):
+        if (hands[q] & b) != U0:
+            return q
+    return 3
+
+
+@njit(**NO_REFCOUNT)
+def _top_card(mask):
+    """The highest card of a mask (-1 when empty)."""
+    return -1 if mask == U0 else 63 - leading_zeros(mask)
+
+
+@njit(**NO_REFCOUNT)
+def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores):
+    """Write the leads `cand` of p into `moves` and their weights into `scores`, where p's
+    side is p and its partner (bridge partnerships, R20); return the count.
+
+    The weights follow DDS's lead ordering (Moves.cpp, WeightAllocTrump0 and NT0), written
+    here on our masks: per suit, fewer cards for the opponents to choose among (a void one
+    counts the tricks left + 1, as in `opponents_choice`) and who holds the suit's three top
+    cards in play (a lead through the left-hand opponent's top card to the partner's next
+    two, a lead that wins for the side or sets up its next round, the right-hand opponent's
+    high cards avoided); with trumps in play, who can ruff (the partner: encouraged; an
+    opponent: not) and whether the lead's side wins the trick; per card, its run's top card
+    and relative rank (1 the highest card in play). `first` (the table's best lead) and
+    `killer` (the lead that last cut off at this trick of the search) add FIRST_* and
+    KILLER_* points. `left` is the tricks left.
+
+    Thirty-first session, seed-777 deals 0-19, both partnerships declaring each strain:
+    113.73 -> 78.00 million nodes, answers unchanged; the bench's 100 bridge deals side by
+    side with the ordering before (`LEAD_CHOICE_WEIGHT` and the scores of `order_moves`,
+    the table's lead always first): 0.692 of the time, median per solve 0.805.
+    """
+    lho = (p + 1) & 3
+    part = (p + 2) & 3
+    rho = (p + 3) & 3
+    allc = hands[0] | hands[1] | hands[2] | hands[3]
+    tm = SUIT_MASK[trump] if trump >= 0 else U0
+    ftest = trump >= 0 and (allc & tm) != U0
+    trL = popcount(hands[p] & tm)
+    trLH = popcount(hands[lho] & tm)
+    trRH = popcount(hands[rho] & tm)
+    trP = popcount(hands[part] & tm)
+    tLH = _top_card(hands[lho] & tm)
+    tRH = _top_card(hands[rho] & tm)
+    tP = _top_card(hands[part] & tm)
+    n = 0
+    for s in range(4):
+        sm = SUIT_MASK[s]
+        mine = cand & sm
+        if mine == U0:
+            continue
+        alls = allc & sm
+        w1 = _top_card(alls)
+        rest = alls ^ (U1 << np.uint64(w1))
+        w2 = _top_card(rest)
+        w3 = _top_card(rest ^ (U1 << np.uint64(w2))) if w2 >= 0 else -1
+        wH = _seat_of(hands, w1)
+        sH = _seat_of(hands, w2)
+        tH = _seat_of(hands, w3)
+        lenL = popcount(hands[p] & sm)
+        lenLH = popcount(hands[lho] & sm)
+        lenRH = popcount(hands[rho] & sm)
+        lenP = popcount(hands[part] & sm)
+        partner_wins = _top_card(hands[part] & sm) > _top_card((hands[lho] | hands[rho]) & sm)
+        countLH = (left + 1 if lenLH == 0 else lenLH) << 2
+        countRH = (left + 1 if lenRH == 0 else lenRH) << 2
+        others = alls & ~hands[p]
+        if ftest:
+            d = -(((countLH + countRH) << 5) // 13)
+            if s != trump and ((lenLH == 0 and trLH > 0) or (lenRH == 0 and trRH > 0)):
+                d -= 12
+            if s != trump and lenP == 0 and trP > 0 and lenRH > 0:
+                d += 17
+            if wH == rho or sH == rho:
+                if lenRH != 1:
+                    d -= 12
+            elif wH == lho and sH == part:
+                if lenP != 1:
+                    d += 27
+            if s != trump and lenL == 1 and trL > 0 and lenP > 1 and wH == part:
+                d += 19
+            # whether the suit's lead wins (not counting the winner card itself)
+            side_win = False
+            if partner_wins:
+                side_win = s == trump or ((lenLH != 0 or trLH == 0) and (lenRH != 0 or trRH == 0))
+            elif s != trump and lenP == 0 and trP != 0:
+                if lenLH == 0 and trLH != 0 and lenRH == 0 and trRH != 0:
+                    side_win = tP > max(tLH, tRH)
+                elif lenLH == 0 and trLH != 0:
+                    side_win = tP > tLH
+                elif lenRH == 0 and trRH != 0:
+                    side_win = tP > tRH
+                else:
+                    side_win = True
+            top_win = side_win
+            if s == trump:
+                top_win = True
+            elif lenP != 0 or trP == 0:
+                top_win = (lenLH != 0 or trLH == 0) and (lenRH != 0 or trRH == 0)
+            else:
+                top_win = (lenLH != 0 or tP > tLH) and (lenRH != 0 or tP > tRH)
+            dl = d
+            if sH == part and tH == part:
+                dl += 20
+            elif lenP > 1 and ((sH == p and tH == part) or (sH == part and tH == p)):
+                dl += 13
+        else:
+            d = -(((countLH + countRH) << 5) // 19)
+            if lenP == 0:
+                d -= 9
+            dw = d
+            if sH == rho:
+                if lenRH != 1:
+                    dw -= 1
+            elif sH == lho:
+                dw += 22 if lenLH != 1 else 16
+            dl = d
+            if wH == rho or sH == rho:
+                if lenRH != 1:
+                    dl -= 10
+            elif wH == lho and sH == part:
+                if lenP != 1:
+                    dl += 31
+            if sH == part and tH == part:
+                dl += 35
+            elif lenP > 1 and ((sH == p and tH == part) or (sH == part and tH == p)):
+                dl += 25
+        single_top = (lenLH == 1 and wH == lho) or (lenRH == 1 and wH == rho)
+        while mine:
+            c = trailing_zeros(mine)
+            mine &= mine - U1
+            # c's run among the cards in play (c is its lowest card): its top card
+            above = others & _higher_in_suit(c)
+            run = hands[p] & sm & ~((U1 << np.uint64(c)) - U1)
+            if above != U0:
+                run &= (above & (U0 - above)) - U1
+            top = _top_card(run)
+            seq = (run & (run - U1)) != U0
+            rrank = popcount(alls & ~((U1 << np.uint64(top)) - U1))  # 1: the top card in play
+            is_first = first >= 0 and (run & (U1 << np.uint64(first))) != U0
+            is_killer = killer >= 0 and (run & (U1 << np.uint64(killer))) != U0
+            if ftest:
+                win = top_win if top == w1 else side_win
+                if win:
+                    if single_top:
+                        w = d + 35 + rrank
+                    elif wH == p:
+                        if sH == part:
+                            w = d + 48 + rrank
+                        elif top == w1:
+                            w = d + 31
+                        else:
+                            w = d - 3 + rrank
+                    elif wH == part:
+                        w = d + (42 if sH == p else 28) + rrank
+                    elif seq and top == w2:
+                        w = d + 40
+                    elif seq:
+                        w = d + 22 + rrank
+                    else:
+                        w = d + 11 + rrank
+                    if is_killer:
+                        w += KILLER_WIN
+                    elif is_first:
+                        w += FIRST_BONUS_WIN
+                else:
+                    if single_top:
+                        w = dl + rrank + 2
+                    elif wH == p:
+                        if sH == part:
+                            w = dl + 33 + rrank
+                        elif top == w1:
+                            w = dl + 38
+                        else:
+                            w = dl - 14 + rrank
+                    elif wH == part:
+                        w = dl + 34 + rrank
+                    elif seq and top == w2:
+                        w = dl + 35
+                    else:
+                        w = dl + 17 - (top % 13 + 2)
+                    if is_killer:
+                        w += KILLER_LOSE
+                    elif is_first:
+                        w += FIRST_BONUS_LOSE
+            elif top == w1 or partner_wins:
+                if (sH != lho or lenLH == 1) and (sH != rho or lenRH == 1):
+                    w = dw + 45 + rrank
+                else:
+                    w = dw + 18 + rrank
+                if is_killer:
+                    w += KILLER_NTWIN
+                elif is_first:
+                    w += FIRST_BONUS_NTWIN
+            else:
+                if single_top:
+                    w = dl + 28 + rrank
+                elif wH == p:
+                    w = dl - 17 + rrank
+                elif not seq:
+                    w = dl + 12 + rrank
+                elif top == w2:
+                    w = dl + 48
+                else:
+                    w = dl + 29 - rrank
+                if is_killer:
+                    w += KILLER_NTLOSE
+                elif is_first:
+                    w += FIRST_BONUS_NTLOSE
+            moves[n] = c
+            scores[n] = w
+            n += 1
+    return n
 
 
 @njit(**NO_REFCOUNT)
@@ -99,13 +337,16 @@ def opponents_choice(hands, p, good, s, left):
 
 @njit(**NO_REFCOUNT)
 def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, first, moves,
-                scores):
+                scores, killer=-1):
     """Write the candidate cards of the player to move into `moves`, best first; return count.
 
     `first` (the table's best lead, or -1, possibly a card of the same run as a candidate) is
-    tried first. There is no killer move: the card that last cut off at the same depth
-    belongs to an unrelated position as often as not, and on full deals trying it early cost
-    about five times the search time (measured; see BENCHMARKS.md).
+    tried first, except in a partnership's lead (bridge, `partnership_leads`), where it
+    adds points to its weight, as does `killer` (the lead that last cut off at the same
+    trick of the search, or -1). Elsewhere there is no killer move: the card that last cut
+    off at the same depth belongs to an unrelated position as often as not, and on full
+    deals trying it first of all cost about five times the search time (measured; see
+    BENCHMARKS.md, eighth session).
     """
     p = (leader + nplayed) & 3
     hand = hands[p]
@@ -122,7 +363,10 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     self_good = (good >> p) & 1
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
     n = 0
-    if nplayed == 0:
+    if nplayed == 0 and self_good == 1 and good == ((1 << p) | (1 << ((p + 2) & 3))):
+        # a partnership's lead (bridge): DDS's weights
+        n = partnership_leads(hands, p, cand, trump, first, killer, popcount(hand), moves, scores)
+    elif nplayed == 0:
         opp_cards = U0
         partner_cards = U0
         for q in range(4):

@@ -167,11 +167,13 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
     """`search` with the lone seat's game memo given (`game_memo`), so that the
     searches of one solve share it."""
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
-    # count when it began; cards gone, the relevance of the completed trick and the
-    # table's keys; per ply: the relevance gathered from the children tried so far, the
-    # cards tried, the number of moves and the next one
-    per_trick = np.zeros((4, MAX_TRICKS + 2), np.int64)
+    # count when it began, the lead that last cut off at this trick anywhere in the search
+    # (the killer, kernels.dd_moves.partnership_leads); cards gone, the relevance of the
+    # completed trick and the table's keys; per ply: the relevance gathered from the
+    # children tried so far, the cards tried, the number of moves and the next one
+    per_trick = np.zeros((5, MAX_TRICKS + 2), np.int64)
     per_trick[2] = -1
+    per_trick[4] = -1
     stacks = (np.zeros((MAX_TRICKS + 1, 4), np.int64), per_trick,
               np.zeros((8, MAX_TRICKS + 2), np.uint64), np.zeros((2, MAX_PLY), np.uint64),
               np.zeros((2, MAX_PLY), np.int64))
@@ -187,6 +189,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
     and the games' scratch arrays (`games`)."""
     tricks, per_trick, keys, per_ply, moves_at = stacks
     leaders, needs, best, started = per_trick[0], per_trick[1], per_trick[2], per_trick[3]
+    killers = per_trick[4]
     gones, trels = keys[0], keys[1]
     kdist, kmeta, kown1, kown2, kex1, kex2 = keys[2], keys[3], keys[4], keys[5], keys[6], keys[7]
     rels, tried = per_ply[0], per_ply[1]
@@ -370,7 +373,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 if npl == 0:
                     first = code_card(hands, code)  # the table's best lead, tried first
                 nmov[ply] = order_moves(hands, tricks[ti], npl, ld, gones[ti], trump, maxmask,
-                                        winmask, first, moves[ply], scores[ply])
+                                        winmask, first, moves[ply], scores[ply],
+                                        killers[ti] if npl == 0 else -1)
                 best[ti] = -1
                 idx[ply] = 0
                 rels[ply] = U0
@@ -388,6 +392,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             if v == is_max:
                 if npl == 0:
                     best[ti] = c
+                    killers[ti] = c
                 if pn_ply == ply:
                     pn_ply = -1
                     pn_limit = _NO_LIMIT

@@ -134,3 +134,56 @@ def test_r10_lone_declarer_leads_towards_a_trick_before_a_lead_with_fewer_replie
     gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
     n = order_moves(hands, np.zeros(4, np.int64), 0, 0, gone, -1, 1, 1, -1, moves, scores)
     assert n == 2 and list(moves[:2]) == [c + 10, h + 2]
+
+
+def _partnership_leads(hands, trump, killer=-1):
+    """North's (seat 0) leads, North-South a partnership (bridge), best first."""
+    hands = np.array(hands, np.uint64)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
+    n = order_moves(hands, np.zeros(4, np.int64), 0, 0, gone, trump, 5, 5, -1, moves, scores,
+                    killer)
+    return [int(c) for c in moves[:n]]
+
+
+def _cards(*ids):
+    return sum(1 << c for c in ids)
+
+
+def test_r20_partnership_leads_through_the_top_card_to_the_partners_next_two():
+    # no trump, North on lead (kernels.dd_moves.partnership_leads): East holds the HA and
+    # South the HK HQ under it, so a heart lead sets up a trick for the side; West holds
+    # the SA over North's spades and South has none. The opponents hold two cards of each
+    # suit, so by their replies alone the suits tie and the spade (lower suit id) came
+    # first
+    s, h = 0, 13  # first card ids of spades and hearts; rank 0 is the two
+    hands = [_cards(s + 0, h + 0),  # N: S2 H2
+             _cards(h + 12, s + 1),  # E: HA S3
+             _cards(h + 11, h + 10),  # S: HK HQ
+             _cards(s + 12, h + 1)]  # W: SA H3
+    assert _partnership_leads(hands, -1) == [h + 0, s + 0]
+
+
+def test_r20_partnership_leads_towards_the_partners_ruff():
+    # spades trump, North on lead: South is void in clubs and holds the SA, so a club lead
+    # is won by South's ruff (East and West hold no trump); in diamonds East's ace wins
+    # over South's king. Equal replies, so the diamond (lower suit id) came first before
+    s, d, c = 0, 26, 39
+    hands = [_cards(d + 0, c + 0),  # N: D2 C2
+             _cards(d + 12, c + 12),  # E: DA CA
+             _cards(s + 12, d + 11),  # S: SA DK
+             _cards(d + 1, c + 1)]  # W: D3 C3
+    assert _partnership_leads(hands, 0) == [c + 0, d + 0]
+
+
+def test_r20_partnership_lead_that_last_cut_off_comes_first_among_equals():
+    # no trump, North's SA and HA both win; the one whose lead cut off last at this trick
+    # (the `killer`) is tried first, else the spade (lower suit id)
+    s, h = 0, 13
+    hands = [_cards(s + 12, h + 12),  # N: SA HA
+             _cards(s + 0, h + 0),  # E: S2 H2
+             _cards(s + 1, h + 1),  # S: S3 H3
+             _cards(s + 2, h + 2)]  # W: S4 H4
+    assert _partnership_leads(hands, -1) == [s + 12, h + 12]
+    assert _partnership_leads(hands, -1, killer=h + 12) == [h + 12, s + 12]
