@@ -168,7 +168,7 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
     searches of one solve share it."""
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
     # count when it began, the lead that last cut off at this trick anywhere in the search
-    # (the killer, kernels.dd_moves.partnership_leads); cards gone, the relevance of the
+    # (the killer, kernels.dd_moves.order_moves); cards gone, the relevance of the
     # completed trick and the table's keys; per ply: the relevance gathered from the
     # children tried so far, the cards tried, the number of moves and the next one
     per_trick = np.zeros((5, MAX_TRICKS + 2), np.int64)

@@ -187,3 +187,32 @@ def test_r20_partnership_lead_that_last_cut_off_comes_first_among_equals():
              _cards(s + 2, h + 2)]  # W: S4 H4
     assert _partnership_leads(hands, -1) == [s + 12, h + 12]
     assert _partnership_leads(hands, -1, killer=h + 12) == [h + 12, s + 12]
+
+
+def test_r10_lone_declarer_tries_the_lead_that_last_cut_off_at_the_trick_early():
+    # North plays alone, no trump, and leads: the defenders hold three hearts above its H5
+    # and four spades above its S5, so the H5 comes before the S5 (and the C2, a winner,
+    # first), unless the S5's lead was the last to cut off at this trick of the search
+    # (the killer, kernels.dd_moves.KILLER_BOSTON points); the table's best lead still
+    # comes first of all
+    def cards(*ids):
+        return sum(1 << c for c in ids)
+
+    s, h, d, c = 0, 13, 26, 39
+    hands = np.array([cards(s + 3, h + 3, c + 0, c + 1),  # N: S5 H5 C2 C3
+                      cards(s + 12, s + 11, h + 12, d + 0),  # E: SA SK HA D2
+                      cards(s + 10, h + 11, d + 1, d + 2),  # S: SQ HK D3 D4
+                      cards(s + 4, h + 10, d + 3, d + 4)],  # W: S6 HQ D5 D6
+                     np.uint64)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
+
+    def leads(first, killer):
+        n = order_moves(hands, np.zeros(4, np.int64), 0, 0, gone, -1, 1, 1, first, moves,
+                        scores, killer)
+        return [int(x) for x in moves[:n]]
+
+    assert leads(-1, -1) == [c + 0, h + 3, s + 3]
+    assert leads(-1, s + 3) == [s + 3, c + 0, h + 3]
+    assert leads(h + 3, s + 3)[0] == h + 3
