@@ -107,7 +107,7 @@ KILLER_BOSTON = 120
 
 @njit(**NO_REFCOUNT)
 def _seat_of(hands, card):
-    """The seat holding `card` (-1 when card < 0)."""
+    """The seat holding `card`, a card in some hand (-1 when card < 0)."""
     if card < 0:
         return -1
     b = U1 << np.uint64(card)
@@ -206,7 +206,7 @@ def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores)
                     side_win = tP > tRH
                 else:
                     side_win = True
-            top_win = side_win
+            # and whether the lead of its top card (held by p) wins
             if s == trump:
                 top_win = True
             elif lenP != 0 or trP == 0:
