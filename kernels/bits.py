@@ -58,7 +58,7 @@ def lowest_bit_index(mask):
 
 @njit
 def highest_bit_index(mask):
-    """Index of the highest set bit of a non-zero mask."""
+    """Index of the highest set bit of a mask (-1 for zero: `leading_zeros` gives 64)."""
     return 63 - leading_zeros(mask)
 
 

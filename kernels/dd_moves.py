@@ -13,7 +13,7 @@ wants to win a trick itself.
 
 import numpy as np
 
-from kernels.bits import leading_zeros, popcount, trailing_zeros
+from kernels.bits import highest_bit_index, leading_zeros, popcount, trailing_zeros
 from kernels.dd_bounds import ducking_gaps
 from kernels.dd_state import (
     SUIT_MASK,
@@ -83,20 +83,18 @@ LEAD_CHOICE_WEIGHT = 16
 # bench.ab`) 36.90 -> 31.31 s, of deals 100-139 25.74 -> 20.59 s.
 LONE_ABOVE_WEIGHT = 16
 LONE_CHOICE_WEIGHT = 8
-# Partnership leads (`partnership_leads`): the points the table's best lead (FIRST_*) and
-# the killer (KILLER_*, the lead that last cut off at the same trick of the search) add,
-# with trumps in play where the lead's side wins the trick (_WIN) or not (_LOSE), and
-# without (_NTWIN, _NTLOSE). DDS's values (its Moves.cpp); with the table's lead always
-# first (400 points) bridge seed-777 deals 0-19 took 79.64 million nodes, with these
-# 79.22, and the killer then 78.00.
-FIRST_BONUS_WIN = 18
-FIRST_BONUS_LOSE = 0
-FIRST_BONUS_NTWIN = 32
-FIRST_BONUS_NTLOSE = 19
-KILLER_WIN = 55
-KILLER_LOSE = 18
-KILLER_NTWIN = 126
-KILLER_NTLOSE = 47
+# Partnership leads (`partnership_leads`): the points the table's best lead (FIRST_POINTS)
+# and the killer (KILLER_POINTS, the lead that last cut off at the same trick of the
+# search) add, by the lead's kind: with trumps in play where the lead's side wins the
+# trick, or not; without trumps in play, likewise (`_TRUMP_WIN` .. `_NT_LOSE`). DDS's
+# values (its Moves.cpp); with the table's lead always first (400 points) bridge seed-777
+# deals 0-19 took 79.64 million nodes, with these 79.22, and the killer then 78.00.
+_TRUMP_WIN = 0
+_TRUMP_LOSE = 1
+_NT_WIN = 2
+_NT_LOSE = 3
+FIRST_POINTS = (18, 0, 32, 19)
+KILLER_POINTS = (55, 18, 126, 47)
 # The killer in a numeric contract (R10: the lone declarer's and the defenders' leads; not
 # misère's): KILLER_BOSTON points, the table's best lead still first (400). Seed-777
 # deals 0-39, numeric, 21.85 million nodes without; 20 points 21.42, 40 20.38, 80 20.21,
@@ -118,13 +116,7 @@ def _seat_of(hands, card):
 
 
 @njit(**NO_REFCOUNT)
-def _top_card(mask):
-    """The highest card of a mask (-1 when empty)."""
-    return -1 if mask == U0 else 63 - leading_zeros(mask)
-
-
-@njit(**NO_REFCOUNT)
-def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores):
+def partnership_leads(hands, p, cand, gone, trump, first, killer, left, moves, scores):
     """Write the leads `cand` of p into `moves` and their weights into `scores`, where p's
     side is p and its partner (bridge partnerships, R20); return the count.
 
@@ -136,8 +128,8 @@ def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores)
     high cards avoided); with trumps in play, who can ruff (the partner: encouraged; an
     opponent: not) and whether the lead's side wins the trick; per card, its run's top card
     and relative rank (1 the highest card in play). `first` (the table's best lead) and
-    `killer` (the lead that last cut off at this trick of the search) add FIRST_* and
-    KILLER_* points. `left` is the tricks left.
+    `killer` (the lead that last cut off at this trick of the search) add FIRST_POINTS and
+    KILLER_POINTS. `gone` holds the cards out of play, `left` is the tricks left.
 
     Thirty-first session, seed-777 deals 0-19, both partnerships declaring each strain:
     113.73 -> 78.00 million nodes, answers unchanged; the bench's 100 bridge deals side by
@@ -154,9 +146,9 @@ def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores)
     trLH = popcount(hands[lho] & tm)
     trRH = popcount(hands[rho] & tm)
     trP = popcount(hands[part] & tm)
-    tLH = _top_card(hands[lho] & tm)
-    tRH = _top_card(hands[rho] & tm)
-    tP = _top_card(hands[part] & tm)
+    tLH = highest_bit_index(hands[lho] & tm)
+    tRH = highest_bit_index(hands[rho] & tm)
+    tP = highest_bit_index(hands[part] & tm)
     n = 0
     for s in range(4):
         sm = SUIT_MASK[s]
@@ -164,10 +156,10 @@ def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores)
         if mine == U0:
             continue
         alls = allc & sm
-        w1 = _top_card(alls)
+        w1 = highest_bit_index(alls)
         rest = alls ^ (U1 << np.uint64(w1))
-        w2 = _top_card(rest)
-        w3 = _top_card(rest ^ (U1 << np.uint64(w2))) if w2 >= 0 else -1
+        w2 = highest_bit_index(rest)
+        w3 = highest_bit_index(rest ^ (U1 << np.uint64(w2))) if w2 >= 0 else -1
         wH = _seat_of(hands, w1)
         sH = _seat_of(hands, w2)
         tH = _seat_of(hands, w3)
@@ -175,10 +167,10 @@ def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores)
         lenLH = popcount(hands[lho] & sm)
         lenRH = popcount(hands[rho] & sm)
         lenP = popcount(hands[part] & sm)
-        partner_wins = _top_card(hands[part] & sm) > _top_card((hands[lho] | hands[rho]) & sm)
+        partner_wins = highest_bit_index(hands[part] & sm) > highest_bit_index(
+            (hands[lho] | hands[rho]) & sm)
         countLH = (left + 1 if lenLH == 0 else lenLH) << 2
         countRH = (left + 1 if lenRH == 0 else lenRH) << 2
-        others = alls & ~hands[p]
         if ftest:
             d = -(((countLH + countRH) << 5) // 13)
             if s != trump and ((lenLH == 0 and trLH > 0) or (lenRH == 0 and trRH > 0)):
@@ -243,12 +235,9 @@ def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores)
         while mine:
             c = trailing_zeros(mine)
             mine &= mine - U1
-            # c's run among the cards in play (c is its lowest card): its top card
-            above = others & _higher_in_suit(c)
-            run = hands[p] & sm & ~((U1 << np.uint64(c)) - U1)
-            if above != U0:
-                run &= (above & (U0 - above)) - U1
-            top = _top_card(run)
+            # c's run (c is its lowest card): its top card
+            run = run_above(hands[p], c, gone) | (U1 << np.uint64(c))
+            top = highest_bit_index(run)
             seq = (run & (run - U1)) != U0
             rrank = popcount(alls & ~((U1 << np.uint64(top)) - U1))  # 1: the top card in play
             is_first = first >= 0 and (run & (U1 << np.uint64(first))) != U0
@@ -273,10 +262,7 @@ def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores)
                         w = d + 22 + rrank
                     else:
                         w = d + 11 + rrank
-                    if is_killer:
-                        w += KILLER_WIN
-                    elif is_first:
-                        w += FIRST_BONUS_WIN
+                    kind = _TRUMP_WIN
                 else:
                     if single_top:
                         w = dl + rrank + 2
@@ -293,19 +279,13 @@ def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores)
                         w = dl + 35
                     else:
                         w = dl + 17 - (top % 13 + 2)
-                    if is_killer:
-                        w += KILLER_LOSE
-                    elif is_first:
-                        w += FIRST_BONUS_LOSE
+                    kind = _TRUMP_LOSE
             elif top == w1 or partner_wins:
                 if (sH != lho or lenLH == 1) and (sH != rho or lenRH == 1):
                     w = dw + 45 + rrank
                 else:
                     w = dw + 18 + rrank
-                if is_killer:
-                    w += KILLER_NTWIN
-                elif is_first:
-                    w += FIRST_BONUS_NTWIN
+                kind = _NT_WIN
             else:
                 if single_top:
                     w = dl + 28 + rrank
@@ -317,10 +297,11 @@ def partnership_leads(hands, p, cand, trump, first, killer, left, moves, scores)
                     w = dl + 48
                 else:
                     w = dl + 29 - rrank
-                if is_killer:
-                    w += KILLER_NTLOSE
-                elif is_first:
-                    w += FIRST_BONUS_NTLOSE
+                kind = _NT_LOSE
+            if is_killer:
+                w += KILLER_POINTS[kind]
+            elif is_first:
+                w += FIRST_POINTS[kind]
             moves[n] = c
             scores[n] = w
             n += 1
@@ -351,7 +332,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     tried first, except in a partnership's lead (bridge, `partnership_leads`), where it
     adds points to its weight. `killer` (the lead that last cut off at the same trick of
     the search, or -1) adds points to a lead's weight where the player's side wants the
-    tricks (KILLER_* for partnerships, KILLER_BOSTON in numeric contracts; not in misère).
+    tricks (KILLER_POINTS for partnerships, KILLER_BOSTON in numeric contracts; not in misère).
     Only a weight: the card that last cut off at the same depth belongs to an unrelated
     position as often as not, and on full deals trying it first of all cost about five
     times the search time (measured; see BENCHMARKS.md, eighth session). Followers have
@@ -374,7 +355,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     n = 0
     if nplayed == 0 and self_good == 1 and good == ((1 << p) | (1 << ((p + 2) & 3))):
         # a partnership's lead (bridge): DDS's weights
-        n = partnership_leads(hands, p, cand, trump, first, killer, popcount(hand), moves, scores)
+        n = partnership_leads(hands, p, cand, gone, trump, first, killer, popcount(hand), moves,
+                              scores)
     elif nplayed == 0:
         opp_cards = U0
         partner_cards = U0
