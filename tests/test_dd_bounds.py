@@ -226,6 +226,80 @@ def test_r20_sure_cap_bounds_sure_tricks_on_random_positions():
             hands.tolist(), p, side, trump)
 
 
+def test_r19_r20_quick_bounds_hold_on_every_position_of_their_class():
+    # a bound that settles a target passes its relevance up the search and into the
+    # transposition table (kernels.dd_tt): every position sharing the class it names
+    # (the same owners from each suit's top down to its lowest relevant card, the same
+    # suit lengths) must be settled the same way; brute force, in short suits so that
+    # crossings and cashing then crossing come up often
+    rng = random.Random(3232)
+    checked = 0
+    for _ in range(sized(150, 1500)):
+        k = rng.randint(2, 5)
+        hands = list(ending_in_suits(rng, k, rng.randint(-(-4 * k // 13), 3)))
+        trump = rng.choice([-1, -1, -1, 0, 1, 2, 3])
+        leader = rng.randint(0, 3)
+        mask = rng.choice([1, 2, 4, 8, 5, 10, 5, 10, 7, 14])
+        arr = np.array(hands, np.uint64)
+        need = rng.randint(1, k)
+        lo, up, lo_rel, up_rel = quick_bounds(arr, leader, trump, mask, mask, need)
+        for settled, rel in ((lo >= need, lo_rel), (up < need, up_rel)):
+            if not settled:
+                continue
+            checked += 1
+            pos = _same_class(hands, int(rel), rng)
+            v = brute_value(pos, trump, leader, mask, mask)
+            assert (v >= need) if lo >= need else (v < need), (
+                hands, pos, trump, leader, mask, need, lo, up)
+    assert checked >= sized(150, 1500) // 4
+
+
+def test_r20_sure_tricks_name_only_the_suits_that_reach_the_target():
+    # no trump, N on lead with SAK and HAK: two tricks need one suit's top cards only,
+    # so a position where E holds the HA instead (same lengths) is settled too (R20)
+    hands, arr = _deal("SA SK HA HK", "S2 S3 H2 H3", "S4 S5 H4 H5", "S6 S7 H6 H7")
+    tricks, rel = sure_tricks(arr, 0, 1, -1, 2)
+    assert tricks >= 2 and rel in (_cards("SA", "SK"), _cards("HA", "HK"))
+    # asked for all four, it names both suits' top cards
+    assert sure_tricks(arr, 0, 1, -1, 4) == (4, _cards("SA", "SK", "HA", "HK"))
+
+
+def _pbn(deal):
+    """(hands as ints, as the kernels' array) of a PBN deal string 'N:...'."""
+    from analyser.cards import parse_deal
+    arr = np.array(parse_deal(deal), np.uint64)
+    return [int(h) for h in arr], arr
+
+
+def test_r20_sure_tricks_cash_then_cross_to_the_partners_other_winners():
+    # no trump, N on lead: N cashes the CA (S follows with its CT), leads the H9 to S's
+    # HA and S cashes the SJ it kept: three; the crossing suit's top alone made two
+    hands, arr = _pbn("N:T.9..A .87..9 J.A..T .6..82")
+    assert sure_tricks(arr, 0, 5, -1, 3)[0] == 3
+    assert brute_value(hands, -1, 0, 5, 5) == 3
+    assert sure_cap(arr, 0, 5) >= 3
+
+
+def test_r20_sure_tricks_cross_back_to_the_leader():
+    # no trump, N on lead with CKJT: the CT to S's CA (W's CQ falls), the C5 back to N's
+    # CK, and N's CJ is then the top club: three; N's cashing alone made none
+    hands, arr = _pbn("N:...KJT A...97 2...A5 Q9...Q")
+    assert cash_tricks(arr, 0, 5, -1)[0] == 0
+    tricks, rel = sure_tricks(arr, 0, 5, -1, 3)
+    assert tricks == 3 and (rel & np.uint64(_cards("CA", "CK"))) == _cards("CA", "CK")
+    assert brute_value(hands, -1, 0, 5, 5) == 3
+    assert sure_cap(arr, 0, 5) >= 3
+
+
+def test_r20_sure_tricks_cross_cash_and_cross_back():
+    # no trump, W on lead: a club to E's CA, E cashes its winners and crosses back to W,
+    # who cashes what it kept: all five (crossing there and straight back makes four)
+    hands, arr = _pbn("N:.T.AK8.7 .K5.9.A8 .J.J32.T .Q.7.J95")
+    assert sure_tricks(arr, 3, 10, -1, 5)[0] == 5
+    assert brute_value(hands, -1, 3, 10, 10) == 5
+    assert sure_cap(arr, 3, 10) >= 5
+
+
 def test_r19_r20_sure_cap_counts_the_cards_a_crossing_lifts():
     # no trump, N leads S2 to S's SA (E's SQ falls under it): S's SJ is then the top spade,
     # two tricks, though only the ace outranks E's spades now
