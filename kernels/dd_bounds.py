@@ -246,8 +246,13 @@ def sure_tricks(hands, p, side, trump, want):
                 continue
             saved0, saved1, saved2, saved3 = hands[0], hands[1], hands[2], hands[3]
             _play_crossing(hands, q, SUIT_MASK[s], top)
-            # q cashes, or cashes and crosses back (one trick gone: r - 1 left)
-            qcashed, qextra, qrel, qdrawn, _, _ = _cash(hands, q, side, trump, 99)
+            # q cashes (naming only the suits it needs), or cashes and crosses back (one
+            # trick gone: r - 1 left)
+            qcashed, qextra, qrel, qdrawn, qenough, qenough_rel = _cash(hands, q, side, trump,
+                                                                        want - 1)
+            if qenough >= want - 1:
+                hands[0], hands[1], hands[2], hands[3] = saved0, saved1, saved2, saved3
+                return 1 + qenough, qenough_rel | top
             n, rel = _cash_then_cross(hands, q, side, trump, qcashed, qrel, qdrawn,
                                       qcashed + qextra, qrel, r - 1, p)
             if 1 + n > best:
@@ -262,11 +267,11 @@ def sure_tricks(hands, p, side, trump, want):
                     continue
                 inner0, inner1, inner2, inner3 = hands[0], hands[1], hands[2], hands[3]
                 _play_crossing(hands, p, SUIT_MASK[s2], top2)
-                n2, rel2 = cash_tricks(hands, p, side, trump)
+                _, _, _, _, n2, nrel2 = _cash(hands, p, side, trump, want - 2)
                 hands[0], hands[1], hands[2], hands[3] = inner0, inner1, inner2, inner3
                 if 2 + n2 > best:
                     best = min(2 + n2, r)
-                    best_rel = rel2 | top | top2
+                    best_rel = nrel2 | top | top2
             hands[0], hands[1], hands[2], hands[3] = saved0, saved1, saved2, saved3
             if best >= want:
                 return best, best_rel
@@ -742,8 +747,9 @@ def cannot_take_all(hands, side, r):
     suit's top card while it must also keep another's: with two cards left, both top
     cards of different suits, it discards after seeing the lead, and the side's last
     leader, fixed by the cards then, cannot hold both threats. So the sum over the side's
-    suits of their longest holdings bounds its tricks. It rests on the owners of the top
-    card of every suit.
+    suits of their longest holdings bounds its tricks. It rests on the top cards the other
+    side holds (their owners): a position where the side holds fewer suits' top cards has
+    a smaller sum (DDS's LaterTricks names the same cards).
     """
     rel = U0
     total = 0
@@ -754,7 +760,6 @@ def cannot_take_all(hands, side, r):
         if present == U0:
             continue
         top = U1 << np.uint64(63 - leading_zeros(present))
-        rel |= top
         longest = 0
         mine = False
         for q in range(4):
@@ -766,6 +771,7 @@ def cannot_take_all(hands, side, r):
             total += longest
         else:
             theirs = True
+            rel |= top
     return theirs and total < r, rel
 
 

@@ -271,6 +271,16 @@ def _pbn(deal):
     return [int(h) for h in arr], arr
 
 
+def test_r20_sure_tricks_after_crossing_name_only_the_suits_that_reach_the_target():
+    # no trump, N on lead: the H2 to S's HA, then S cashes the SA and DA; two tricks need
+    # the crossing card and one of S's aces only
+    hands, arr = _deal("H2 C2 C3", "H3 S3 C4", "HA SA DA", "H4 D4 C5")
+    tricks, rel = sure_tricks(arr, 0, 5, -1, 2)
+    assert tricks >= 2 and rel in (_cards("HA", "SA"), _cards("HA", "DA"))
+    assert sure_tricks(arr, 0, 5, -1, 3) == (3, _cards("HA", "SA", "DA"))
+    assert brute_value(hands, -1, 0, 5, 5) == 3
+
+
 def test_r20_sure_tricks_cash_then_cross_to_the_partners_other_winners():
     # no trump, N on lead: N cashes the CA (S follows with its CT), leads the H9 to S's
     # HA and S cashes the SJ it kept: three; the crossing suit's top alone made two
@@ -314,7 +324,9 @@ def test_r20_side_on_lead_cannot_take_every_trick_past_a_top_card():
     # (hearts: longest holding 2) give at most 2 leads that win
     hands, arr = _deal("HA HK S2", "SA D2 D3", "HQ S3 C2", "D4 D5 C3")
     short, rel = cannot_take_all(arr, 5, 3)
-    assert short and (rel & np.uint64(_cards("SA"))) != 0
+    # it rests on E-W's top cards (SA, D5, C3) alone: N's HA could be anyone's, and the
+    # sum only shrinks
+    assert short and rel == _cards("SA", "D5", "C3")
     assert quick_bounds(arr, 0, -1, 5, 5, 0)[1] == 2
     assert brute_value(hands, -1, 0, 5, 5) <= 2
     # the other way round: E-W on lead need all three, but only spades are theirs (E's
