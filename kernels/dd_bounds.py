@@ -200,7 +200,8 @@ def cash_tricks(hands, p, side, trump):
     The count never decreases when the top runs grow and every hand keeps its suit
     lengths, so the runs are all a transposition-table entry needs to hold (kernels.dd_tt);
     the one more trick of a suit no opponent holds depends on lengths and the runs only.
-    Scalars only, no arrays: this runs at every trick boundary of the search.
+    The search asks `sure_tricks`, which works from `_cash` (scalars only, no arrays: it
+    runs at trick boundaries) with its target; this is the whole count.
     """
     cashed, extra, rel, _, _, _ = _cash(hands, p, side, trump, 99)
     return cashed + extra, rel
