@@ -37,7 +37,6 @@ from kernels.dd_state import (
 )
 from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
 from kernels.dd_tt import (
-    class_prefetch,
     code_card,
     exact_lookup,
     exact_prefetch,
@@ -265,8 +264,10 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     vrel = trick_relevance(row, wi)
                     mode = _DONE_NOSTORE
                 else:
-                    # the table's key first and both its buckets asked for, so that their
-                    # lines load while the quick bounds are worked out (which settle about
+                    # the table's key first and its exact bucket asked for (the class
+                    # bucket too until the thirty-third session: kernels.dd_tt.
+                    # exact_prefetch), so that its lines load while the quick bounds are
+                    # worked out (which settle about
                     # a sixth of these nodes, the key wasted there). Twenty-ninth session,
                     # `python -m bench.ab`: numeric jobs of seed-777 deals 0-39 0.974 of
                     # the time, deals 40-99 0.960, every job of deals 0-59 0.974; bridge,
@@ -282,7 +283,6 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                                                             winmask)
                         k1, k2 = position_key(dist, meta, o1, o2)
                         exact_prefetch(exact, k1, k2)
-                        class_prefetch(classes, dist, meta)
                     lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
                                                               winmask, nd)
                     if lo_q >= nd:
@@ -299,7 +299,6 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         if probe is not None:
                             dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
                                                                 winmask)
-                            class_prefetch(classes, dist, meta)
                             k1, k2 = position_key(dist, meta, o1, o2)
                         kdist[ti] = dist
                         kmeta[ti] = meta

@@ -445,21 +445,20 @@ def _k_sum(kw):
 
 
 @njit(**NO_REFCOUNT)
-def class_prefetch(classes, dist, meta):
-    """Start loading every cache line of the class bucket of (dist, meta), so that they
-    arrive together, while the exact half is probed (`tt_lookup` scans the whole bucket,
-    1 KiB). Numeric of seed-777 deals 0-19 side by side: 23.6 -> 22.2 s; 20-39: 26.0 ->
-    24.9 s. The search asks for both buckets (this and `exact_prefetch`) before it works
-    out the quick bounds, which then run while the lines arrive (kernels.dd_search)."""
-    base = _bucket(classes, dist, meta, CLASS_WAYS)
-    for w in range(0, CLASS_WAYS, 2):  # two 32-byte entries a 64-byte line
-        prefetch_row(classes, base + w)
-
-
-@njit(**NO_REFCOUNT)
 def exact_prefetch(exact, k1, k2):
     """Start loading every cache line of the exact bucket of (k1, k2) (`exact_lookup`
-    reads one line or more of it), so that its misses to memory overlap other work."""
+    reads one line or more of it), so that its misses to memory overlap other work.
+
+    The class bucket of the position (1 KiB, which `tt_lookup` scans when the exact half
+    does not settle the target) was requested the same way until the thirty-third
+    session: its 16 lines, at every trick boundary, kept the core's miss buffers full,
+    and the next request waited for one (perf over the bench's bridge jobs: 12% of
+    `_search`'s samples on the first line of this prefetch, 4% on the class bucket's
+    first). Without it, side by side: bridge (the bench's first 200 jobs) 0.956 of the
+    time, misère of seed-777 deals 0-59 0.954, numeric deals 0-39 1.006 (noise); the
+    bucket's first 4 lines only: bridge 0.938, numeric 1.003, and against none on 500
+    bridge jobs 0.998. The twenty-ninth session had measured it a gain (numeric 23.6 ->
+    22.2 s), with other bounds and a smaller search."""
     base = _bucket(exact, k1, k2, WAYS)
     for w in range(0, WAYS, 2):
         prefetch_row(exact, base + w)
