@@ -267,8 +267,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     # the table's key first and its exact bucket asked for (the class
                     # bucket too until the thirty-third session: kernels.dd_tt.
                     # exact_prefetch), so that its lines load while the quick bounds are
-                    # worked out (which settle about
-                    # a sixth of these nodes, the key wasted there). Twenty-ninth session,
+                    # worked out (which settle about a sixth of these nodes, the key
+                    # wasted there). Twenty-ninth session,
                     # `python -m bench.ab`: numeric jobs of seed-777 deals 0-39 0.974 of
                     # the time, deals 40-99 0.960, every job of deals 0-59 0.974; bridge,
                     # the bench's 100 deals, 0.890. The twelfth measured an earlier form

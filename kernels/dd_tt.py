@@ -451,14 +451,14 @@ def exact_prefetch(exact, k1, k2):
 
     The class bucket of the position (1 KiB, which `tt_lookup` scans when the exact half
     does not settle the target) was requested the same way until the thirty-third
-    session: its 16 lines, at every trick boundary, kept the core's miss buffers full,
-    and the next request waited for one (perf over the bench's bridge jobs: 12% of
-    `_search`'s samples on the first line of this prefetch, 4% on the class bucket's
-    first). Without it, side by side: bridge (the bench's first 200 jobs) 0.956 of the
-    time, misère of seed-777 deals 0-59 0.954, numeric deals 0-39 1.006 (noise); the
-    bucket's first 4 lines only: bridge 0.938, numeric 1.003, and against none on 500
-    bridge jobs 0.998. The twenty-ninth session had measured it a gain (numeric 23.6 ->
-    22.2 s), with other bounds and a smaller search."""
+    session, 16 lines at every trick boundary. perf over the bench's bridge jobs found
+    the first request of each boundary waiting (12% of `_search`'s samples on this
+    prefetch's first line, 4% on the class bucket's first; for a free miss buffer or a
+    page walk, not told apart). Without the class lines, side by side: bridge (the
+    bench's first 200 jobs) 0.956 of the time, misère of seed-777 deals 0-59 0.954,
+    numeric deals 0-39 1.006 (noise); the bucket's first 4 lines only: bridge 0.938,
+    numeric 1.003, and against none on 500 bridge jobs 0.998. The twenty-ninth session
+    had measured it a gain (numeric 23.6 -> 22.2 s) with the search of that time."""
     base = _bucket(exact, k1, k2, WAYS)
     for w in range(0, WAYS, 2):
         prefetch_row(exact, base + w)
