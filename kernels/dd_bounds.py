@@ -284,7 +284,7 @@ def _cash_then_cross(hands, p, side, trump, cashed, cash_rel, drawn, best, best_
     """(tricks, relevance): the better of (best, best_rel) and p cashing its top runs
     (`cashed` tricks resting on `cash_rel`, from `_cash`), then crossing to a partner q
     (`_crossing_top`) who cashes what it kept: without trumps, its top runs in the suits
-    where p has none (`_kept_runs`); with a trump suit, once p's top trumps leave the
+    where p has no top run (`_kept_runs`); with a trump suit, once p's top trumps leave the
     opponents none (`drawn`: nobody can ruff the crossing later), the crossing trick
     alone (a partner void in a suit q leads next might have to ruff), when q holds a card
     besides its crossing card for each of p's tricks. `r` is the tricks left; `to` >= 0
@@ -315,8 +315,9 @@ def _cash_then_cross(hands, p, side, trump, cashed, cash_rel, drawn, best, best_
 @njit(**NO_REFCOUNT)
 def _kept_runs(hands, p, q, cashed):
     """(tricks, relevance), no trump: the tricks q's top runs take in the suits where p,
-    on lead, has none, when q cashes them after p has cashed `cashed` tricks of its own
-    runs and crossed to q (`_cash_then_cross`; 0 when q cannot keep a card).
+    on lead, has no top run (it may hold lower cards there, the crossing suit among
+    them), when q cashes them after p has cashed `cashed` tricks of its own runs and
+    crossed to q (`_cash_then_cross`; 0 when q cannot keep a card).
 
     q follows p's suits with its cards of them and discards as it likes, so it keeps all
     but `cashed` of its cards: all those runs' cards when it holds that many (each run
