@@ -227,17 +227,19 @@ def _slot(memo, w1, w2):
 def _memo_get(memo, s, w1, w2):
     """(proven, refuted): the bounds on the tricks still needed kept for a state (0 and
     255 when its slot holds another state)."""
-    if memo[s, 0] == w1 and memo[s, 1] == w2:
-        b = memo[s, 2]
+    u = np.uint64(s)  # unsigned: no wraparound test on the index
+    if memo[u, 0] == w1 and memo[u, 1] == w2:
+        b = memo[u, 2]
         return np.int64(b & np.uint64(255)), np.int64((b >> np.uint64(8)) & np.uint64(255))
     return 0, 255
 
 
 @njit(**NO_REFCOUNT)
 def _memo_put(memo, s, w1, w2, proven, refuted):
-    memo[s, 0] = w1
-    memo[s, 1] = w2
-    memo[s, 2] = np.uint64(proven) | (np.uint64(refuted) << np.uint64(8))
+    u = np.uint64(s)  # unsigned: no wraparound test (kernels.dd_tt)
+    memo[u, 0] = w1
+    memo[u, 1] = w2
+    memo[u, 2] = np.uint64(proven) | (np.uint64(refuted) << np.uint64(8))
 
 
 @njit(**NO_REFCOUNT)

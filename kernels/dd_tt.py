@@ -52,6 +52,15 @@ with 64, which scans twice as many entries a probe). A store replaces an empty e
 first, then one of an older generation, else the one that cost least to find (cheapest
 to recompute; by node count rather than by tricks left: seed-777 deals 0-19, all jobs,
 73.5 -> 63.1 s and 56.8 -> 54.8 s side by side).
+
+The scans index the halves with unsigned row numbers (`np.uint64(base + w)`): numba
+wraps a signed index that is negative (a test and an add at every step), and that kept
+LLVM from turning the row number times the row stride into a pointer that steps along
+the bucket; unsigned, the class scan's loop is five instructions. perf had put over
+half of `tt_lookup`'s samples on that loop. Thirty-fourth session, side by side: bridge
+(the bench's first 200 jobs) 0.971, `tt_lookup` alone 0.974; numeric 1.008; the whole
+Boston analysis 1.030 and 1.004 (noise: two copies of one version measure up to 12%
+apart on misère alone).
 """
 
 import ctypes
@@ -330,7 +339,7 @@ def _victim(table, base, ways, g):
     victim_cost = 1 << 40
     for w in range(ways):
         i = base + w
-        d = table[i, 3]
+        d = table[np.uint64(i), 3]
         if d == U0:
             return i
         cost = _cost(d)
@@ -345,7 +354,7 @@ def _victim(table, base, ways, g):
 @njit(**NO_REFCOUNT)
 def _place(table, base, ways, g, w0, w1, w2, word):
     """Write a new entry (three key words and the data word) over the bucket's victim."""
-    i = _victim(table, base, ways, g)
+    i = np.uint64(_victim(table, base, ways, g))
     table[i, 0] = w0
     table[i, 1] = w1
     table[i, 2] = w2
@@ -380,7 +389,7 @@ def exact_lookup(exact, k1, k2):
     exact position; (0, 13, 0, 0, 0) if absent."""
     base = _bucket(exact, k1, k2, WAYS)
     for w in range(WAYS):
-        i = base + w
+        i = np.uint64(base + w)
         if exact[i, 0] == k1 and exact[i, 1] == k2:
             d = exact[i, 3]
             kk = exact[i, 2]
@@ -395,7 +404,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
     (0: keep) into the exact entry of a position."""
     base = _bucket(exact, k1, k2, WAYS)
     for w in range(WAYS):
-        i = base + w
+        i = np.uint64(base + w)
         if exact[i, 0] == k1 and exact[i, 1] == k2:
             d = exact[i, 3]
             kk = exact[i, 2]
@@ -480,7 +489,7 @@ def tt_lookup(classes, dist, meta, o1, o2, need=0):
     lo_ks = _NO_K  # k sum of the settling bound chosen (none yet)
     up_ks = _NO_K
     for w in range(CLASS_WAYS):
-        i = base + w
+        i = np.uint64(base + w)  # unsigned: no wraparound test on the index
         if classes[i, 0] != dist:
             continue
         d = classes[i, 3]
@@ -527,7 +536,7 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
     e2 = o2 & m2
     extra = _class_extra(meta, kw)
     for w in range(CLASS_WAYS):
-        i = base + w
+        i = np.uint64(base + w)
         d = classes[i, 3]
         if (classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2
                 and _extra(d) == extra):
