@@ -6,7 +6,9 @@ versions are imported side by side (copies of `kernels/` from two git revisions,
 working tree, under the names `kernels_a` and `kernels_b`), each with its own table and
 ruff-game memo, and they solve the same deals one after the other, deal by deal, the
 order swapped every deal: both meet the same load within a second. Two copies of one
-version measure within about 2% of each other.
+version measure within about 2% of each other on numeric jobs; on misère jobs, whose
+time sits in a few heavy deals, 1.125 apart (deals 0-99, 3 rounds, thirty-fourth
+session), so a few percent there needs more deals and rounds.
 
 Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all] [--rounds N]`, where
 A and B are git revisions or `work` (the working tree). Prints each version's time, the
