@@ -10,9 +10,14 @@ version measure within about 2% of each other on numeric jobs; on misère jobs, 
 time sits in a few heavy deals, 1.125 apart (deals 0-99, 3 rounds, thirty-fourth
 session), so a few percent there needs more deals and rounds.
 
-Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all] [--rounds N]`, where
-A and B are git revisions or `work` (the working tree). Prints each version's time, the
-ratio B/A, and whether every answer agreed. Nothing is written to BENCHMARKS.md.
+`--jobs bridge` solves `python -m bench solver`'s bridge jobs instead (section (a): seed
+4242, one declarer's partnership and strain per deal, opening lead on declarer's left),
+`--deals` then counting its timed jobs (0:500), each version keeping its table across
+them as the bench's worker does.
+
+Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--rounds N]`,
+where A and B are git revisions or `work` (the working tree). Prints each version's time,
+the ratio B/A, and whether every answer agreed. Nothing is written to BENCHMARKS.md.
 """
 
 import argparse
@@ -58,6 +63,25 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
         (out / fname).write_text(text)
 
 
+def _tasks(which: str, lo: int, hi: int, leader: int) -> list:
+    """(deal as a (1, 4) array, leader, jobs) for each deal to solve, in order."""
+    if which == "bridge":
+        from bench.bench_solver import bridge_jobs
+        from kernels.dd_batch import JOB_TRICKS
+
+        tasks = []
+        for deal, trump, declarer in bridge_jobs(hi)[3 + lo:]:
+            side = (1 << declarer) | (1 << (declarer + 2) % 4)
+            tasks.append((deal[None], (declarer + 1) % 4,
+                          np.array([(JOB_TRICKS, side, trump)], np.int64)))
+        return tasks
+    import analyser  # the deals only
+
+    deals = analyser.deal_random(200, seed=777)
+    jobs = _jobs(which)
+    return [(deals[i:i + 1], leader, jobs) for i in range(lo, hi)]
+
+
 def _jobs(which: str) -> np.ndarray:
     """The Boston analysis's jobs of a deal (kernels.dd_batch): numeric, misère or both."""
     from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS
@@ -77,9 +101,11 @@ def main(argv=None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a", help="git revision, or `work` for the working tree")
     parser.add_argument("b", help="git revision, or `work` for the working tree")
-    parser.add_argument("--deals", default="0:20", help="LO:HI of deal_random(200, seed=777)")
-    parser.add_argument("--jobs", choices=("num", "mis", "all"), default="num",
-                        help="numeric contracts, misères, or both (default num)")
+    parser.add_argument("--deals", default="0:20",
+                        help="LO:HI of deal_random(200, seed=777), or of the bridge jobs")
+    parser.add_argument("--jobs", choices=("num", "mis", "all", "bridge"), default="num",
+                        help="numeric contracts, misères, both (default num), or the "
+                        "bench's bridge jobs")
     parser.add_argument("--rounds", type=int, default=2, help="passes over the deals")
     parser.add_argument("--leader", type=int, default=1, help="seat on lead (default E)")
     args = parser.parse_args(argv)
@@ -87,18 +113,16 @@ def main(argv=None) -> int:
         lo, hi = (int(x) for x in args.deals.split(":"))
     except ValueError:
         parser.error(f"--deals must be LO:HI, not {args.deals!r}")
-    if not 0 <= lo < hi <= 200:
-        parser.error(f"--deals must lie within 0:200, not {args.deals!r}")
+    top = 500 if args.jobs == "bridge" else 200
+    if not 0 <= lo < hi <= top:
+        parser.error(f"--deals must lie within 0:{top}, not {args.deals!r}")
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-ab-"))
     for rev, name in ((args.a, "kernels_a"), (args.b, "kernels_b")):
         _copy_kernels(rev, name, tmp)
     os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))
     sys.path.insert(0, str(tmp))
-    import analyser  # the deals only
-
-    deals = analyser.deal_random(200, seed=777)
-    jobs = _jobs(args.jobs)
+    tasks = _tasks(args.jobs, lo, hi, args.leader)
     mods = {x: tuple(importlib.import_module(f"kernels_{x}.{m}")
                      for m in ("dd_batch", "dd_tt", "dd_ruff_game")) for x in "ab"}
 
@@ -107,24 +131,24 @@ def main(argv=None) -> int:
         exact, classes = tt.new_table(128)
         return exact, classes, np.zeros(1, np.int64), rg.new_ruff_memo(rg.RUFF_CUT_MEMO)
 
-    def solve(x, state, i):
+    def solve(x, state, task):
         exact, classes, gens, rmemo = state
+        deal, leader, jobs = task
         out = np.zeros((1, len(jobs)), np.int8)
-        mods[x][0].solve_jobs(deals[i:i + 1], 0, 1, args.leader, jobs, out, exact, classes,
-                              gens, 0, rmemo)
+        mods[x][0].solve_jobs(deal, 0, 1, leader, jobs, out, exact, classes, gens, 0, rmemo)
         return out
 
     print(f"compiling both versions ({args.a}, {args.b}) ...", file=sys.stderr, flush=True)
     for x in "ab":
-        solve(x, fresh(x), 199)
+        solve(x, fresh(x), tasks[-1])
     spent = {"a": 0.0, "b": 0.0}
     answers = {"a": [], "b": []}
     for rnd in range(args.rounds):
         states = {x: fresh(x) for x in ("ab" if rnd % 2 == 0 else "ba")}
-        for i in range(lo, hi):
+        for i, task in enumerate(tasks):
             for x in ("ab" if (i + rnd) % 2 == 0 else "ba"):
                 start = time.perf_counter()
-                out = solve(x, states[x], i)
+                out = solve(x, states[x], task)
                 spent[x] += time.perf_counter() - start
                 if rnd == 0:
                     answers[x].append(out)

@@ -71,16 +71,20 @@ def dds_solver():
     return solve
 
 
+def bridge_jobs(n: int) -> list:
+    """Section (a)'s jobs, three warm-up ones first, then n timed: (deal, trump, declarer),
+    the strains and declarers in turn (also `python -m bench.ab --jobs bridge`)."""
+    deals = analyser.deal_random(n + 3, seed=4242)
+    return [(deal, STRAINS[i % 5], (i // 5) % 4) for i, deal in enumerate(deals)]
+
+
 def bridge_vs_dds(n: int) -> tuple[str, float]:
     """Section (a): per-solve times of DDS and ours on the same n deals."""
     dds = dds_solver()
     if dds is None:
         return "(a) skipped: endplay (DDS) is not installed.\n", float("nan")
-    deals = analyser.deal_random(n + 3, seed=4242)
-    jobs = []
-    for i, deal in enumerate(deals):
-        trump, declarer = STRAINS[i % 5], (i // 5) % 4
-        jobs.append((deal, analyser.format_deal(deal), trump, declarer))
+    jobs = [(deal, analyser.format_deal(deal), trump, declarer)
+            for deal, trump, declarer in bridge_jobs(n)]
     for every_card in (False, True):  # JIT and table warm-up, not timed
         for deal, pbn, trump, declarer in jobs[:3]:
             if not every_card:

@@ -59,8 +59,24 @@ def test_ab_copies_kernels_under_another_name(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (("HEAD", "work", "--deals", "5"), "--deals must be LO:HI"),
     (("HEAD", "work", "--deals", "10:300"), "--deals must lie within 0:200"),
+    (("HEAD", "work", "--jobs", "bridge", "--deals", "0:600"), "--deals must lie within 0:500"),
 ])
 def test_ab_refuses_bad_deal_ranges_with_one_line(args, message):
     out = subprocess.run([sys.executable, "-m", "bench.ab", *args], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_ab_bridge_tasks_are_the_solver_bench_jobs():
+    # `--jobs bridge` times what `python -m bench solver` section (a) times: its deals
+    # after the three warm-up ones, the declarer's partnership, leader on declarer's left
+    from bench.ab import _tasks
+    from bench.bench_solver import bridge_jobs
+    from kernels.dd_batch import JOB_TRICKS
+
+    bench = bridge_jobs(7)[5:10]
+    tasks = _tasks("bridge", 2, 7, leader=1)
+    assert len(tasks) == 5
+    for (deal, leader, jobs), (bdeal, trump, declarer) in zip(tasks, bench, strict=True):
+        assert (deal[0] == bdeal).all() and leader == (declarer + 1) % 4
+        assert jobs.tolist() == [[JOB_TRICKS, (1 << declarer) | (1 << (declarer + 2) % 4), trump]]
