@@ -771,3 +771,19 @@ def test_r19_r20_side_cashes_after_trick_only_what_the_side_can_force():
                                             side)
             assert value >= want, (hands, trick, nplayed, leader, trump, side, want)
     assert fired[2] > n // 20 and fired[1] > n // 20
+
+
+def test_r19_r20_side_cashes_after_trick_no_trump_example():
+    # no trump; West led the spade four. North holds SA K Q, East S3 2 and H2, South three
+    # diamonds: North's ace wins and its king and queen are then top: three tricks for
+    # North-South, not four; East-West, on the other side, are not sure of two
+    n = (1 << 12) | (1 << 11) | (1 << 10)
+    e = (1 << 1) | (1 << 0) | (1 << 13)
+    s = (1 << 26) | (1 << 27) | (1 << 28)
+    w = (1 << 39) | (1 << 40)
+    hands = np.array([n, e, s, w], np.uint64)
+    trick = np.array([2, 0, 0, 0], np.int64)
+    assert _side_tricks_from_trick(hands.copy(), trick.copy(), 1, 3, -1, 5) == 3
+    assert side_cashes_after_trick(hands, trick, 1, 3, -1, 5, 3) == (True, n)  # on A K Q
+    assert not side_cashes_after_trick(hands, trick, 1, 3, -1, 5, 4)[0]
+    assert not side_cashes_after_trick(hands, trick, 1, 3, -1, 10, 2)[0]
