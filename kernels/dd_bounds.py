@@ -1097,39 +1097,3 @@ def side_takes_trick(hands, trick, nplayed, leader, trump, side):
     if top > opp:  # opp holds only cards of the suit led: above them all
         return True, top
     return False, U0
-
-
-@njit(**NO_REFCOUNT)
-def side_cashes_after_trick(hands, trick, nplayed, leader, trump, side, want):
-    """(bool, relevance): whether the seats of `side` can be sure to take `want` tricks from
-    the trick in progress on, no trumps in play (R19, R20): the side wins this trick
-    (`side_takes_trick`, its best card of the suit led), and the seat holding that card
-    then leads and cashes its top runs (`_cash`) for the rest.
-
-    What the others play to this trick only takes cards away from them (they follow the
-    suit led or discard), so their hands as they stand are the worst case for the runs;
-    the winning seat's own card of this trick is out of its hand. DDS asks this of the
-    second hand in no trump (QuickTricksSecondHand), counting fewer winners.
-    """
-    won, top = side_takes_trick(hands, trick, nplayed, leader, trump, side)
-    if not won or top == U0:
-        return False, U0
-    if want <= 1:
-        return True, top
-    hh = -1
-    for q in range(4):
-        if (hands[q] & top) != U0:
-            hh = q
-    held = hh >= 0
-    if not held:  # the card winning now, already played
-        for j in range(nplayed):
-            if (U1 << np.uint64(trick[j])) == top:
-                hh = (leader + j) & 3
-    else:
-        hands[hh] ^= top
-    _, _, _, _, enough, rel = _cash(hands, hh, side, trump, want - 1)
-    if held:
-        hands[hh] ^= top
-    if enough + 1 >= want:
-        return True, top | rel
-    return False, U0

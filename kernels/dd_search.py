@@ -22,7 +22,6 @@ from kernels.dd_bounds import (
     misere_force,
     new_misere_work,
     quick_bounds,
-    side_cashes_after_trick,
     side_takes_trick,
 )
 from kernels.dd_moves import order_moves
@@ -369,20 +368,6 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         v = False
                         vrel = grel
                         mode = _DONE_NOSTORE
-                if mode == _NEXT and npl == 1 and (trump < 0 or (
-                        (hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[trump]) == U0):
-                    # the second hand's side sure to win this trick and cash the rest of
-                    # what settles the target (no trumps in play: DDS's second-hand quick
-                    # tricks); one trick is the case just above
-                    side = winmask if (winmask >> p) & 1 else 15 ^ winmask
-                    want = nd if side == winmask else popcount(hands[(ld + 3) & 3]) - nd + 1
-                    if want >= 2:
-                        won, grel = side_cashes_after_trick(hands, tricks[ti], npl, ld, trump,
-                                                            side, want)
-                        if won:
-                            v = side == winmask
-                            vrel = grel
-                            mode = _DONE_NOSTORE
             if mode == _NEXT:
                 if npl == 0:
                     first = code_card(hands, code)  # the table's best lead, tried first

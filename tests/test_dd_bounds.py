@@ -19,7 +19,6 @@ from kernels.dd_bounds import (
     new_misere_work,
     quick_bounds,
     seat_count,
-    side_cashes_after_trick,
     side_takes_trick,
     sure_cap,
     sure_tricks,
@@ -29,7 +28,6 @@ from kernels.dd_bounds import (
 )
 from tests.conftest import sized
 from tests.reference_dd import random_ending as ending_in_suits
-from tests.reference_dd import side_tricks, trick_winner
 from tests.test_dd_search import _shuffle_small_cards, brute_value, random_ending
 
 
@@ -670,30 +668,24 @@ def _side_can_win_trick(hands, trick, nplayed, leader, trump, side):
     return any(results) if (side >> q) & 1 else all(results)
 
 
-def _trick_in_progress(rng, k, deck):
-    """Random hands of k cards each from `deck` with 1 to 3 legal cards (R19) played to a
-    trick: (hands, leader, nplayed, trick)."""
-    cards = rng.sample(deck, 4 * k)
-    hands = np.array([sum(1 << c for c in cards[i * k:(i + 1) * k]) for i in range(4)],
-                     np.uint64)
-    leader = rng.randint(0, 3)
-    nplayed = rng.randint(1, 3)
-    trick = np.zeros(4, np.int64)
-    for j in range(nplayed):
-        q = (leader + j) % 4
-        hand = int(hands[q])
-        follow = hand & (0x1FFF << (13 * (trick[0] // 13))) if j else 0
-        c = rng.choice([c for c in range(52) if (follow or hand) >> c & 1])
-        hands[q] ^= np.uint64(1 << c)
-        trick[j] = c
-    return hands, leader, nplayed, trick
-
-
 def test_r19_r20_side_takes_trick_only_when_the_side_can_force_it():
     rng = random.Random(11)
     fired = 0
     for _ in range(sized(1500, 8000)):
-        hands, leader, nplayed, trick = _trick_in_progress(rng, rng.randint(1, 4), range(52))
+        k = rng.randint(1, 4)
+        cards = rng.sample(range(52), 4 * k)
+        hands = np.array([sum(1 << c for c in cards[i * k:(i + 1) * k]) for i in range(4)],
+                         np.uint64)
+        leader = rng.randint(0, 3)
+        nplayed = rng.randint(1, 3)
+        trick = np.zeros(4, np.int64)
+        for j in range(nplayed):
+            q = (leader + j) % 4
+            hand = int(hands[q])
+            follow = hand & (0x1FFF << (13 * (trick[0] // 13))) if j else 0
+            c = rng.choice([c for c in range(52) if (follow or hand) >> c & 1])
+            hands[q] ^= np.uint64(1 << c)
+            trick[j] = c
         trump = rng.randint(-1, 3)
         side = rng.choice([1, 2, 4, 8, 5, 10, 14, 13, 11, 7])
         sure, rel = side_takes_trick(hands, trick, nplayed, leader, trump, side)
@@ -726,64 +718,3 @@ def test_r20_side_takes_trick_with_its_top_card_or_a_ruff():
     hands[3] = np.uint64(1 << (13 + 5))
     hands[2] = np.uint64(1 << c2)
     assert side_takes_trick(hands, trick, 1, 1, 1, 1) == (False, 0)
-
-
-def _side_tricks_from_trick(hands, trick, nplayed, leader, trump, side):
-    """Brute force: the most tricks the seats of `side` can be sure of from the trick in
-    progress on (this one included), the others playing for the fewest (R19, R20)."""
-    if nplayed == 4:
-        w = trick_winner(tuple(int(c) for c in trick), leader, trump)
-        seats = [q for q in range(4) if (side >> q) & 1]
-        rest = 0 if int(hands[0]) == 0 else side_tricks(hands, seats, trump, w)
-        return ((side >> w) & 1) + rest
-    q = (leader + nplayed) % 4
-    hand = int(hands[q])
-    follow = hand & (0x1FFF << (13 * (trick[0] // 13)))
-    values = []
-    for c in [c for c in range(52) if (follow or hand) >> c & 1]:
-        hands[q] ^= np.uint64(1 << c)
-        trick[nplayed] = c
-        values.append(_side_tricks_from_trick(hands, trick, nplayed + 1, leader, trump, side))
-        hands[q] ^= np.uint64(1 << c)
-    return max(values) if (side >> q) & 1 else min(values)
-
-
-def test_r19_r20_side_cashes_after_trick_only_what_the_side_can_force():
-    # no trumps in play (no trump, or a trump suit nobody holds any more): the side sure
-    # to win the trick in progress, then its winner's top runs cashed from the lead
-    rng = random.Random(12)
-    fired = {1: 0, 2: 0}
-    n = sized(600, 4000)
-    for _ in range(n):
-        k = rng.randint(2, 4)
-        suits = rng.sample(range(4), rng.randint(2, 3))
-        hands, leader, nplayed, trick = _trick_in_progress(
-            rng, k, [13 * s + r for s in suits for r in range(13)])
-        trump = rng.choice([-1] + [s for s in range(4) if s not in suits])
-        side = rng.choice([1, 2, 4, 8, 5, 10, 14, 13, 11, 7])
-        want = rng.randint(1, k)
-        before = hands.copy()
-        sure, _ = side_cashes_after_trick(hands, trick, nplayed, leader, trump, side, want)
-        assert (hands == before).all()  # the hands are restored
-        if sure:
-            fired[min(want, 2)] += 1
-            value = _side_tricks_from_trick(hands.copy(), trick.copy(), nplayed, leader, trump,
-                                            side)
-            assert value >= want, (hands, trick, nplayed, leader, trump, side, want)
-    assert fired[2] > n // 20 and fired[1] > n // 20
-
-
-def test_r19_r20_side_cashes_after_trick_no_trump_example():
-    # no trump; West led the spade four. North holds SA K Q, East S3 2 and H2, South three
-    # diamonds: North's ace wins and its king and queen are then top: three tricks for
-    # North-South, not four; East-West, on the other side, are not sure of two
-    n = (1 << 12) | (1 << 11) | (1 << 10)
-    e = (1 << 1) | (1 << 0) | (1 << 13)
-    s = (1 << 26) | (1 << 27) | (1 << 28)
-    w = (1 << 39) | (1 << 40)
-    hands = np.array([n, e, s, w], np.uint64)
-    trick = np.array([2, 0, 0, 0], np.int64)
-    assert _side_tricks_from_trick(hands.copy(), trick.copy(), 1, 3, -1, 5) == 3
-    assert side_cashes_after_trick(hands, trick, 1, 3, -1, 5, 3) == (True, n)  # on A K Q
-    assert not side_cashes_after_trick(hands, trick, 1, 3, -1, 5, 4)[0]
-    assert not side_cashes_after_trick(hands, trick, 1, 3, -1, 10, 2)[0]
