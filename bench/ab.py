@@ -98,6 +98,19 @@ def _jobs(which: str) -> np.ndarray:
     return np.array(jobs, np.int64)
 
 
+def deal_range(parser, deals: str, which: str) -> tuple:
+    """`--deals` LO:HI checked against the jobs' deals (200 Boston, 500 bridge): the
+    parser's one-line error otherwise."""
+    try:
+        lo, hi = (int(x) for x in deals.split(":"))
+    except ValueError:
+        parser.error(f"--deals must be LO:HI, not {deals!r}")
+    top = 500 if which == "bridge" else 200
+    if not 0 <= lo < hi <= top:
+        parser.error(f"--deals must lie within 0:{top}, not {deals!r}")
+    return lo, hi
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -113,13 +126,7 @@ def main(argv=None) -> int:
                         help="seat on lead in the Boston jobs (default E; the bridge jobs "
                         "lead from the declarer's left)")
     args = parser.parse_args(argv)
-    try:
-        lo, hi = (int(x) for x in args.deals.split(":"))
-    except ValueError:
-        parser.error(f"--deals must be LO:HI, not {args.deals!r}")
-    top = 500 if args.jobs == "bridge" else 200
-    if not 0 <= lo < hi <= top:
-        parser.error(f"--deals must lie within 0:{top}, not {args.deals!r}")
+    lo, hi = deal_range(parser, args.deals, args.jobs)
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-ab-"))
     for rev, name in ((args.a, "kernels_a"), (args.b, "kernels_b")):

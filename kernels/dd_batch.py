@@ -36,12 +36,19 @@ JOB_LITTLE = 2
 
 
 @njit
-def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot, rmemo):
+def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot, rmemo,
+               stats=None):
     """Run every job on deals first, first + step, ... with one table and one ruff-game memo
-    (`rmemo`, kernels.dd_search.search); results into `out`."""
+    (`rmemo`, kernels.dd_search.search); results into `out`. `stats`, when given, is the
+    search's score buffer (kernels.dd_search.new_buffers), kept by the caller so that it
+    can read the profiling rows after (`python -m bench.nodes`); numba compiles the call
+    without it with the test pruned away."""
     n = deals.shape[0]
     moves = np.zeros((MAX_PLY, MAX_MOVES), np.int64)
-    scores = np.zeros((MAX_PLY, MAX_MOVES), np.int64)
+    if stats is None:
+        scores = np.zeros((MAX_PLY, MAX_MOVES), np.int64)
+    else:
+        scores = stats
     hands = np.zeros(4, np.uint64)
     last_value = np.full(16, -1, np.int64)  # per seat mask: previous answer, a first guess
     for i in range(first, n, step):

@@ -54,10 +54,17 @@ from kernels.jit import NO_REFCOUNT, njit
 
 MAX_PLY = 56
 MAX_TRICKS = 13
-# Profiling only: with COUNT_NODES set before compiling, row STATS_ROW of the score buffer
-# counts nodes [0], trick-boundary nodes [1], table cut-offs [2] and quick-trick cut-offs [3].
+# Profiling only (`python -m bench.nodes`): with COUNT_NODES set before compiling, row
+# STATS_ROW of the score buffer counts nodes [0], trick-boundary nodes [1], table cut-offs
+# [2], quick-bound cut-offs [3], boundary nodes expanded [4], cut-offs by the lone seat's
+# own games [5]; at the expanded leads of the maximising side, a cut-off by the first card
+# tried [6], by a later one [7], none [8]; the same at the other side's leads [9..11]; and
+# the nodes spent on the cards tried before a later card cut off at a lead [12] (a subtree
+# inside another such one counted in both). Row LEAD_ROW keeps, per trick, the node count
+# when its lead's current card was played. No search uses these rows: plies end at 52.
 COUNT_NODES = False
 STATS_ROW = MAX_PLY - 1
+LEAD_ROW = MAX_PLY - 2
 MAX_MOVES = 13
 
 
@@ -351,6 +358,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                                 vrel = grel
                                 best[ti] = -1
                                 mode = _DONE
+                                if COUNT_NODES:
+                                    scores[STATS_ROW, 5] += 1
             elif plain:
                 # inside a trick: when one more trick decides the target, a side sure to
                 # win this one settles it (R20)
@@ -377,6 +386,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 best[ti] = -1
                 idx[ply] = 0
                 rels[ply] = U0
+                if COUNT_NODES and npl == 0:
+                    scores[STATS_ROW, 4] += 1
                 tried[ply] = U0
                 if probe is not None and probe > 0 and is_max and pn_ply < 0 and \
                         ply < PROBE_PLIES and nmov[ply] >= 2:
@@ -388,6 +399,13 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             hands[p] ^= bit(c)
             if npl == 3:
                 vrel |= trels[ti]
+            if COUNT_NODES and npl == 0 and v == is_max:
+                col = 6 if is_max else 9
+                if idx[ply] == 1:
+                    scores[STATS_ROW, col] += 1
+                else:
+                    scores[STATS_ROW, col + 1] += 1
+                    scores[STATS_ROW, 12] += scores[LEAD_ROW, ti] - started[ti]
             if v == is_max:
                 if npl == 0:
                     best[ti] = c
@@ -422,6 +440,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     continue
                 break
             if c < 0:
+                if COUNT_NODES and npl == 0:
+                    scores[STATS_ROW, 8 if is_max else 11] += 1
                 if pn_ply == ply:
                     pn_ply = -1
                     pn_limit = _NO_LIMIT
@@ -431,6 +451,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             else:
                 hands[p] ^= bit(c)
                 tricks[ti, npl] = c
+                if COUNT_NODES and npl == 0:
+                    scores[LEAD_ROW, ti] = nodes
                 if probe is not None and pn_ply == ply:
                     if idx[ply] == nmov[ply]:
                         # the last card still open: no budget

@@ -1,12 +1,14 @@
 """`python -m bench`'s options: a sample size goes only to benchmarks that take one.
 
-Nothing here times anything or runs a benchmark: every case stops at the argument checks.
+Nothing here times anything or runs a benchmark: every case stops at the argument checks,
+but the slow one that compiles `python -m bench.nodes`' counting copy of the kernels.
 """
 
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,3 +82,74 @@ def test_ab_bridge_tasks_are_the_solver_bench_jobs():
     for (deal, leader, jobs), (bdeal, trump, declarer) in zip(tasks, bench, strict=True):
         assert (deal[0] == bdeal).all() and leader == (declarer + 1) % 4
         assert jobs.tolist() == [[JOB_TRICKS, (1 << declarer) | (1 << (declarer + 2) % 4), trump]]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("HEAD", "work", "work"), "at most two revisions, not 3"),
+    (("work", "--deals", "0:201"), "--deals must lie within 0:200"),
+    (("work", "--deals", "a:b"), "--deals must be LO:HI"),
+])
+def test_nodes_refuses_bad_arguments_with_one_line(args, message):
+    out = subprocess.run([sys.executable, "-m", "bench.nodes", *args], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_nodes_refuses_a_revision_older_than_its_counters():
+    # 3eea55d's solve_jobs takes no stats buffer: refused before anything is compiled
+    if subprocess.run(["git", "cat-file", "-e", "3eea55d^{commit}"], cwd=ROOT,
+                      capture_output=True).returncode != 0:
+        pytest.skip("a clone without the history")
+    out = subprocess.run([sys.executable, "-m", "bench.nodes", "3eea55d", "--deals", "0:1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "older than the tool" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_nodes_report_names_every_counter():
+    from bench.nodes import report
+
+    st = np.arange(13, dtype=np.int64) * 1000
+    text = report("work", st, "abc")
+    assert "0.000 M nodes, 0.001 M at trick boundaries (answers abc)" in text
+    assert "table 2,000  quick bounds 3,000  own games 5,000  expanded 4,000" in text
+    assert "maximising side's leads: first card cut off 6,000, a later one 7,000, none 8,000" \
+        in text
+    assert "other side's leads: first card cut off 9,000, a later one 10,000, none 11,000" \
+        in text
+    assert "lead: 0.012 M" in text
+
+
+@pytest.mark.slow
+def test_nodes_counters_add_up_and_leave_the_answers_alone(tmp_path, monkeypatch):
+    # the counting copy (COUNT_NODES on, compiled apart: minutes) solves as the solver
+    # does, and its counters are consistent: each expanded boundary node ends at its lead
+    # with a cut-off by the first card, by a later one, or none (numeric and bridge)
+    import hashlib
+    import importlib
+
+    from bench.ab import _tasks
+    from bench.nodes import count, counting_copy
+    from kernels import dd_batch, dd_ruff_game, dd_tt
+
+    counting_copy("work", "kernels_cn", tmp_path)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mods = tuple(importlib.import_module(f"kernels_cn.{m}")
+                 for m in ("dd_batch", "dd_search", "dd_tt", "dd_ruff_game"))
+    for which, lo, hi in (("num", 0, 3), ("bridge", 0, 10)):
+        tasks = _tasks(which, lo, hi, 1)
+        st, answers = count(mods, tasks)
+        exact, classes = dd_tt.new_table(16)
+        rmemo = dd_ruff_game.new_ruff_memo(dd_ruff_game.RUFF_CUT_MEMO)
+        digest = hashlib.sha1()
+        for deal, leader, jobs in tasks:
+            out = np.zeros((1, len(jobs)), np.int8)
+            dd_batch.solve_jobs(deal, 0, 1, leader, jobs, out, exact, classes,
+                                np.zeros(1, np.int64), 0, rmemo)
+            digest.update(out.tobytes())
+        assert answers == digest.hexdigest()[:12], which
+        assert st[0] > st[1] > 0
+        assert st[1] >= st[2] + st[3] + st[4] + st[5]
+        assert st[4] == st[6:12].sum() > 0, which
+        assert st[12] >= 0
