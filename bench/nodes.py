@@ -14,8 +14,9 @@ one ruff-game memo kept across the deals, and prints what the search counted
 - at the expanded leads of each side, whether the first card tried cut off, a later one,
   or none (the maximising side: the declarer's side in a numeric or bridge contract, the
   defenders in misère);
-- the nodes spent on cards tried before a later card cut off at a lead: what a perfect
-  lead order would save at most (a subtree inside another such one counts in both);
+- the nodes spent on cards tried before a later card cut off at a lead, each counted
+  once: about what a perfect lead order would save (about: the table entries those
+  subtrees left may serve later searches);
 - a hash of the answers, so that two versions can be seen to agree.
 
 The counters at the leads add up to the expanded boundary nodes in the numeric and bridge
@@ -83,8 +84,7 @@ def report(label: str, st: np.ndarray, answers: str) -> str:
         first, later, none = (int(x) for x in st[col:col + 3])
         lines.append(f"  {side}'s leads: first card cut off {first:,}, a later one "
                      f"{later:,}, none {none:,}")
-    lines.append(f"  nodes before a later card cut off at a lead: {int(st[12]) / 1e6:.3f} M "
-                 "(nested counted in each)")
+    lines.append(f"  nodes before a later card cut off at a lead: {int(st[12]) / 1e6:.3f} M")
     return "\n".join(lines)
 
 

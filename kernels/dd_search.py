@@ -59,12 +59,16 @@ MAX_TRICKS = 13
 # [2], quick-bound cut-offs [3], boundary nodes expanded [4], cut-offs by the lone seat's
 # own games [5]; at the expanded leads of the maximising side, a cut-off by the first card
 # tried [6], by a later one [7], none [8]; the same at the other side's leads [9..11]; and
-# the nodes spent on the cards tried before a later card cut off at a lead [12] (a subtree
-# inside another such one counted in both). Row LEAD_ROW keeps, per trick, the node count
-# when its lead's current card was played. No search uses these rows: plies end at 52.
+# the nodes spent on the cards tried before a later card cut off at a lead [12], each node
+# counted once (one such subtree inside another counts once). Per trick, row LEAD_ROW
+# keeps the node count when its lead's current card was played, rows WASTE_ROW and
+# WASTE_ROW - 1 that count [12] (as far as this search has it) when the lead's node was
+# expanded and when its current card was played. No search uses these rows: order_moves
+# writes rows 0-51 only.
 COUNT_NODES = False
 STATS_ROW = MAX_PLY - 1
 LEAD_ROW = MAX_PLY - 2
+WASTE_ROW = MAX_PLY - 3
 MAX_MOVES = 13
 
 
@@ -202,6 +206,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
     nmov, idx = moves_at[0], moves_at[1]
     trump_work, ruff_work, misere_work = games
     nodes = 0
+    wasted = 0  # profiling (COUNT_NODES): nodes before a later cutting lead, so far
     misere_game, trump_game = lone_games(trump, maxmask, winmask)
     plain = maxmask == winmask  # the maximising seats' own tricks count (not misère)
     # probing (see `search`): the node trying its cards under budgets (-1: none), the node
@@ -388,6 +393,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 rels[ply] = U0
                 if COUNT_NODES and npl == 0:
                     scores[STATS_ROW, 4] += 1
+                    scores[WASTE_ROW, ti] = wasted
                 tried[ply] = U0
                 if probe is not None and probe > 0 and is_max and pn_ply < 0 and \
                         ply < PROBE_PLIES and nmov[ply] >= 2:
@@ -405,7 +411,10 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     scores[STATS_ROW, col] += 1
                 else:
                     scores[STATS_ROW, col + 1] += 1
-                    scores[STATS_ROW, 12] += scores[LEAD_ROW, ti] - started[ti]
+                    # the nodes of the cards tried before, less those already counted
+                    # inside them
+                    wasted += (scores[LEAD_ROW, ti] - started[ti]) - (
+                        scores[WASTE_ROW - 1, ti] - scores[WASTE_ROW, ti])
             if v == is_max:
                 if npl == 0:
                     best[ti] = c
@@ -453,6 +462,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 tricks[ti, npl] = c
                 if COUNT_NODES and npl == 0:
                     scores[LEAD_ROW, ti] = nodes
+                    scores[WASTE_ROW - 1, ti] = wasted
                 if probe is not None and pn_ply == ply:
                     if idx[ply] == nmov[ply]:
                         # the last card still open: no budget
@@ -490,6 +500,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 tt_store(classes, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, cost,
                          lo, up, code, gen)
         if ply == 0:
+            if COUNT_NODES:
+                scores[STATS_ROW, 12] += wasted
             return v
         ply -= 1
         mode = _CHILD
