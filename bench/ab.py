@@ -47,8 +47,11 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
     if rev == "work":
         sources = {p.name: p.read_text() for p in (ROOT / "kernels").glob("*.py")}
     else:
-        raw = subprocess.run(["git", "archive", rev, "kernels"], cwd=ROOT, check=True,
-                             capture_output=True).stdout
+        got = subprocess.run(["git", "archive", rev, "kernels"], cwd=ROOT,
+                             capture_output=True)
+        if got.returncode != 0:
+            raise SystemExit(f"bench: no git revision {rev!r} with a kernels/ folder here")
+        raw = got.stdout
         sources = {}
         with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
             for member in tar.getmembers():

@@ -153,3 +153,14 @@ def test_nodes_counters_add_up_and_leave_the_answers_alone(tmp_path, monkeypatch
         assert st[1] >= st[2] + st[3] + st[4] + st[5]
         assert st[4] == st[6:12].sum() > 0, which
         assert st[12] >= 0
+
+
+@pytest.mark.parametrize("tool, args", [
+    ("bench.ab", ("no-such-rev", "work")),
+    ("bench.nodes", ("no-such-rev",)),
+])
+def test_unknown_revision_is_refused_with_one_line(tool, args):
+    out = subprocess.run([sys.executable, "-m", tool, *args, "--deals", "0:1"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "no git revision 'no-such-rev'" in out.stderr
+    assert "Traceback" not in out.stderr
