@@ -101,6 +101,18 @@ def _jobs(which: str) -> np.ndarray:
     return np.array(jobs, np.int64)
 
 
+def job_options(parser) -> None:
+    """The options that choose the jobs (`_tasks`): --deals, --jobs, --leader."""
+    parser.add_argument("--deals", default="0:20",
+                        help="LO:HI of deal_random(200, seed=777), or of the bridge jobs")
+    parser.add_argument("--jobs", choices=("num", "mis", "all", "bridge"), default="num",
+                        help="numeric contracts, misères, both (default num), or the "
+                        "solver bench's bridge jobs")
+    parser.add_argument("--leader", type=int, default=1,
+                        help="seat on lead in the Boston jobs (default E; the bridge jobs "
+                        "lead from the declarer's left)")
+
+
 def deal_range(parser, deals: str, which: str) -> tuple:
     """`--deals` LO:HI checked against the jobs' deals (200 Boston, 500 bridge): the
     parser's one-line error otherwise."""
@@ -119,15 +131,8 @@ def main(argv=None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a", help="git revision, or `work` for the working tree")
     parser.add_argument("b", help="git revision, or `work` for the working tree")
-    parser.add_argument("--deals", default="0:20",
-                        help="LO:HI of deal_random(200, seed=777), or of the bridge jobs")
-    parser.add_argument("--jobs", choices=("num", "mis", "all", "bridge"), default="num",
-                        help="numeric contracts, misères, both (default num), or the "
-                        "bench's bridge jobs")
+    job_options(parser)
     parser.add_argument("--rounds", type=int, default=2, help="passes over the deals")
-    parser.add_argument("--leader", type=int, default=1,
-                        help="seat on lead in the Boston jobs (default E; the bridge jobs "
-                        "lead from the declarer's left)")
     args = parser.parse_args(argv)
     lo, hi = deal_range(parser, args.deals, args.jobs)
 

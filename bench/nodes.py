@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.ab import _copy_kernels, _tasks, deal_range
+from bench.ab import _copy_kernels, _tasks, deal_range, job_options
 
 SWITCH = "COUNT_NODES = False"
 
@@ -93,14 +93,7 @@ def main(argv=None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revs", nargs="+", metavar="REV",
                         help="one or two git revisions, or `work` for the working tree")
-    parser.add_argument("--deals", default="0:20",
-                        help="LO:HI of deal_random(200, seed=777), or of the bridge jobs")
-    parser.add_argument("--jobs", choices=("num", "mis", "all", "bridge"), default="num",
-                        help="numeric contracts, misères, both (default num), or the "
-                        "solver bench's bridge jobs")
-    parser.add_argument("--leader", type=int, default=1,
-                        help="seat on lead in the Boston jobs (default E; the bridge jobs "
-                        "lead from the declarer's left)")
+    job_options(parser)
     args = parser.parse_args(argv)
     if len(args.revs) > 2:
         parser.error(f"at most two revisions, not {len(args.revs)}")
