@@ -164,3 +164,41 @@ def test_unknown_revision_is_refused_with_one_line(tool, args):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 1 and "no git revision 'no-such-rev'" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_perfmap_names_numba_symbols():
+    from bench.perfmap import short_name
+
+    assert short_name("_ZN7kernels9dd_search7_searchB4v117B52c8tJTIeFIjxE5ArrayIyLi1E") == \
+        "dd_search._search"
+    assert short_name("_ZN7cpython7kernels8dd_moves11order_movesB4v1") == "dd_moves.order_moves"
+    assert short_name("malloc") == "malloc"
+
+
+def test_perfmap_lists_the_functions_compiled_in_this_process():
+    # a function compiled here (not loaded from numba's cache) has a module to list
+    import numba
+
+    from bench.perfmap import perf_map_entries
+
+    @numba.njit(cache=False)
+    def twice_plus_one(x):
+        return 2 * x + 1
+
+    assert twice_plus_one(20) == 41
+    entries = perf_map_entries([twice_plus_one])
+    mine = [e for e in entries if "twice_plus_one" in e[2]]
+    assert mine and all(addr > 0 and size > 0 for addr, size, _ in mine)
+    assert [e[0] for e in entries] == sorted(e[0] for e in entries)
+
+
+def test_perfmap_refuses_bad_arguments_and_a_missing_perf_with_one_line(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "bench.perfmap", "--deals", "0:201"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "--deals must lie within 0:200" in out.stderr
+    assert "Traceback" not in out.stderr
+    env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}  # no perf on this PATH
+    out = subprocess.run([sys.executable, "-m", "bench.perfmap"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "needs `perf`" in out.stderr
+    assert "Traceback" not in out.stderr

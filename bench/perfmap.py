@@ -1,0 +1,200 @@
+"""Where the solver's time goes, by function and by instruction: perf with a map of numba's code.
+
+perf cannot name the functions numba compiles in memory: it shows bare addresses. This
+runs `bench.ab`'s jobs (the Boston analysis's numeric contracts, misères or both on
+seed-777 deals, or the solver bench's bridge jobs) in a child process under `perf record`.
+The child compiles the kernels from an empty numba cache, because a library loaded from
+the cache has no module whose functions can be listed. It then writes the perf map
+`/tmp/perf-PID.map` (each compiled function's address, from
+`library.get_pointer_to_function`, its size up to the next one) and a copy of the machine
+code of the search's loop (`_search`). After that it solves the jobs.
+
+The parent then reads the samples (`perf script`) and prints:
+- each kernel function's share of the kernels' samples;
+- the instructions of `_search` that took the most samples, disassembled by `objdump`,
+  with the few instructions before each (a sample often lands just after the
+  instruction that waited).
+
+Usage: `python -m bench.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
+[--leader SEAT] [--out DIR]`. It needs `perf` (and `objdump` for the instructions) and
+leaves perf.data and the code copy in DIR (default out/perfmap). The thirty-seventh
+session's profile (BENCHMARKS.md) came from the same steps, run by hand.
+"""
+
+import argparse
+import collections
+import ctypes
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.ab import ROOT, _tasks, deal_range, job_options
+
+HOT = "_search"  # the function whose instructions are counted
+
+
+def perf_map_entries(dispatchers) -> list:
+    """(address, size, symbol) of every function compiled for `dispatchers` in this
+    process (not those loaded from numba's cache), sorted by address; a function's size
+    runs to the next address (at most 1 MiB)."""
+    found = set()
+    seen = set()
+    for f in dispatchers:
+        for cres in f.overloads.values():
+            lib = cres.library
+            if id(lib) in seen:
+                continue
+            seen.add(id(lib))
+            module = getattr(lib, "_final_module", None)
+            if module is None:
+                continue
+            for fn in module.functions:
+                if fn.is_declaration:
+                    continue
+                try:
+                    addr = lib.get_pointer_to_function(fn.name)
+                except Exception:  # noqa: BLE001 - a symbol the library does not export
+                    continue
+                if addr:
+                    found.add((addr, fn.name))
+    rows = sorted(found)
+    out = []
+    for i, (addr, name) in enumerate(rows):
+        size = rows[i + 1][0] - addr if i + 1 < len(rows) else 4096
+        out.append((addr, min(size, 1 << 20), name))
+    return out
+
+
+def short_name(symbol: str) -> str:
+    """`module.function` of a numba symbol (`_ZN7kernels9dd_search7_search...`); the
+    symbol itself when it is not one."""
+    if not symbol.startswith("_ZN"):
+        return symbol
+    s = symbol[3:]
+    parts = []
+    while s and s[0].isdigit() and len(parts) < 4:
+        m = re.match(r"\d+", s)
+        n = int(m.group())
+        parts.append(s[m.end():m.end() + n])
+        s = s[m.end() + n:]
+    parts = [p for p in parts if p not in ("cpython", "kernels")]
+    return ".".join(parts[:2]) if parts else symbol
+
+
+def _kernel_dispatchers():
+    import importlib
+    import pkgutil
+
+    import kernels
+
+    out = []
+    for info in pkgutil.iter_modules(kernels.__path__):
+        mod = importlib.import_module(f"kernels.{info.name}")
+        out.extend(f for f in vars(mod).values() if hasattr(f, "overloads"))
+    return out
+
+
+def child(args, lo: int, hi: int) -> int:
+    """Compile, write the map and the code copy, then solve the jobs (under perf)."""
+    import numpy as np
+
+    from kernels import dd_batch, dd_ruff_game, dd_tt
+
+    tasks = _tasks(args.jobs, lo, hi, args.leader)
+    exact, classes = dd_tt.new_table(128)
+    rmemo = dd_ruff_game.new_ruff_memo(dd_ruff_game.RUFF_CUT_MEMO)
+    gens = np.zeros(1, np.int64)
+    deal, leader, jobs = tasks[0]
+    dd_batch.solve_jobs(deal, 0, 1, leader, jobs, np.zeros((1, len(jobs)), np.int8), exact,
+                        classes, gens, 0, rmemo)  # compiles
+    entries = perf_map_entries(_kernel_dispatchers())
+    with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:
+        for addr, size, name in entries:
+            fh.write(f"{addr:x} {size:x} {name}\n")
+    out = Path(args.out)
+    for addr, size, name in entries:
+        if short_name(name) == f"dd_search.{HOT}" and not name.startswith("cfunc") \
+                and size < (1 << 20):
+            (out / f"{HOT}_{addr:x}.bin").write_bytes(ctypes.string_at(addr, size))
+    for deal, leader, jobs in tasks:
+        dd_batch.solve_jobs(deal, 0, 1, leader, jobs, np.zeros((1, len(jobs)), np.int8),
+                            exact, classes, gens, 0, rmemo)
+    return 0
+
+
+def report(out: Path) -> str:
+    """The per-function shares and `_search`'s hottest instructions, as text."""
+    got = subprocess.run(["perf", "script", "-i", str(out / "perf.data"), "-F", "ip,sym"],
+                         capture_output=True, text=True)
+    funcs = collections.Counter()
+    ips = collections.Counter()
+    for line in got.stdout.splitlines():
+        parts = line.split(None, 1)
+        if len(parts) == 2 and "kernels" in parts[1]:
+            funcs[short_name(parts[1].strip())] += 1
+            ips[int(parts[0], 16)] += 1
+    total = sum(funcs.values())
+    if total == 0:
+        return "bench.perfmap: no samples in the kernels (was perf allowed to sample?)"
+    lines = [f"{total:,} samples in the kernels; share by function:"]
+    lines += [f"  {n / total:6.1%}  {name}" for name, n in funcs.most_common(20)]
+    objdump = shutil.which("objdump")
+    for code in sorted(out.glob(f"{HOT}_*.bin")):
+        base = int(code.stem.split("_")[-1], 16)
+        size = code.stat().st_size
+        here = {a - base: n for a, n in ips.items() if base <= a < base + size}
+        if not here or objdump is None:
+            continue
+        asm = subprocess.run([objdump, "-D", "-b", "binary", "-m", "i386:x86-64", str(code)],
+                             capture_output=True, text=True).stdout
+        rows = [r for r in asm.splitlines() if re.match(r"\s+[0-9a-f]+:", r)]
+        offsets = [int(r.split(":")[0], 16) for r in rows]
+        n_here = sum(here.values())
+        lines.append(f"{HOT} at {base:#x}: {n_here:,} samples; the hottest instructions "
+                     "(each with the four before it):")
+        for off, n in sorted(here.items(), key=lambda x: -x[1])[:12]:
+            lines.append(f"  +{off:#x}  {n / n_here:.1%}")
+            if off in offsets:
+                k = offsets.index(off)
+                lines += [f"      {r.strip()}" for r in rows[max(0, k - 4):k + 1]]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.perfmap", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    job_options(parser)
+    parser.add_argument("--out", default=str(ROOT / "out" / "perfmap"),
+                        help="folder for perf.data and the code copy (default out/perfmap)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    lo, hi = deal_range(parser, args.deals, args.jobs)
+    if args.child:
+        return child(args, lo, hi)
+    perf = shutil.which("perf")
+    if perf is None:
+        parser.error("needs `perf` (linux-tools) on PATH")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob(f"{HOT}_*.bin"):
+        old.unlink()
+    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="bench-perfmap-"))
+    cmd = [perf, "record", "-q", "-F", "2000", "-o", str(out / "perf.data"), sys.executable,
+           "-m", "bench.perfmap", "--child", "--deals", args.deals, "--jobs", args.jobs,
+           "--leader", str(args.leader), "--out", str(out)]
+    print("compiling from an empty cache and solving under perf ...", file=sys.stderr,
+          flush=True)
+    done = subprocess.run(cmd, cwd=ROOT, env=env)
+    if done.returncode != 0:
+        print(f"bench.perfmap: perf record failed (exit {done.returncode})", file=sys.stderr)
+        return 1
+    print(report(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
