@@ -325,11 +325,11 @@ def opponents_choice(hands, p, good, s, left):
 
 # Inlined into its one caller, the search's loop (numba's `inline="always"`, at numba's IR
 # level), and `partnership_leads` into it. As calls, each array argument went over as
-# seven words on the stack: a perf profile of the bench's bridge jobs (thirty-seventh
-# session, a perf map written from the compiled libraries) put 12% of `_search`'s samples
-# on the 54 pushes before the call to order_moves. `python -m bench.ab`, 3 rounds: order_moves
-# inlined, bridge jobs 0-199 0.962 of the time, numeric jobs of deals 0-39 0.979;
-# partnership_leads inlined too, bridge 0.940 of that. Answers unchanged.
+# seven words, those past the sixth argument on the stack: a perf profile of the bench's
+# bridge jobs (thirty-seventh session, `python -m bench.perfmap`) put 12% of `_search`'s
+# samples on the 54 pushes before the call to order_moves. `python -m bench.ab`, 3 rounds:
+# order_moves inlined, bridge jobs 0-199 0.962 of the time, numeric jobs of deals 0-39
+# 0.979; partnership_leads inlined too, bridge 0.940 of that. Answers unchanged.
 @njit(inline="always", **NO_REFCOUNT)
 def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, first, moves,
                 scores, killer=-1):
