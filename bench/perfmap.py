@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 from bench.ab import ROOT, _tasks, deal_range, job_options
+from bench.nodes import count
 
 HOT = "_search"  # the function whose instructions are counted
 
@@ -99,18 +100,13 @@ def _kernel_dispatchers():
 
 
 def child(args, lo: int, hi: int) -> int:
-    """Compile, write the map and the code copy, then solve the jobs (under perf)."""
-    import numpy as np
+    """Compile, write the map and the code copy, then solve the jobs (under perf) as
+    `bench.nodes` does (`count`: one table and ruff memo across the deals)."""
+    from kernels import dd_batch, dd_ruff_game, dd_search, dd_tt
 
-    from kernels import dd_batch, dd_ruff_game, dd_tt
-
+    mods = (dd_batch, dd_search, dd_tt, dd_ruff_game)
     tasks = _tasks(args.jobs, lo, hi, args.leader)
-    exact, classes = dd_tt.new_table(128)
-    rmemo = dd_ruff_game.new_ruff_memo(dd_ruff_game.RUFF_CUT_MEMO)
-    gens = np.zeros(1, np.int64)
-    deal, leader, jobs = tasks[0]
-    dd_batch.solve_jobs(deal, 0, 1, leader, jobs, np.zeros((1, len(jobs)), np.int8), exact,
-                        classes, gens, 0, rmemo)  # compiles
+    count(mods, tasks[:1])  # compiles
     entries = perf_map_entries(_kernel_dispatchers())
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:
         for addr, size, name in entries:
@@ -120,9 +116,7 @@ def child(args, lo: int, hi: int) -> int:
         if short_name(name) == f"dd_search.{HOT}" and not name.startswith("cfunc") \
                 and size < (1 << 20):
             (out / f"{HOT}_{addr:x}.bin").write_bytes(ctypes.string_at(addr, size))
-    for deal, leader, jobs in tasks:
-        dd_batch.solve_jobs(deal, 0, 1, leader, jobs, np.zeros((1, len(jobs)), np.int8),
-                            exact, classes, gens, 0, rmemo)
+    count(mods, tasks)
     return 0
 
 
