@@ -7,18 +7,20 @@ The child compiles the kernels from an empty numba cache, because a library load
 the cache has no module whose functions can be listed. It then writes the perf map
 `/tmp/perf-PID.map` (each compiled function's address, from
 `library.get_pointer_to_function`, its size up to the next one) and a copy of the machine
-code of the search's loop (`_search`). After that it solves the jobs.
+code of the functions named by `--function` (default the search's loop,
+`dd_search._search`). After that it solves the jobs.
 
 The parent then reads the samples (`perf script`) and prints:
 - each kernel function's share of the kernels' samples;
-- the instructions of `_search` that took the most samples, disassembled by `objdump`,
+- the instructions of each such function that took the most samples, disassembled by `objdump`,
   with the few instructions before each (a sample often lands just after the
   instruction that waited).
 
 Usage: `python -m bench.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
-[--leader SEAT] [--out DIR]`. It needs `perf` (and `objdump` for the instructions) and
-leaves perf.data and the code copy in DIR (default out/perfmap). The thirty-seventh
-session's profile (BENCHMARKS.md) came from the same steps, run by hand.
+[--leader SEAT] [--function MODULE.NAME ...] [--out DIR]`. It needs `perf` (and `objdump`
+for the instructions) and leaves perf.data and the code copy in DIR (default
+out/perfmap). The thirty-seventh session's profile (BENCHMARKS.md) came from the same
+steps, run by hand.
 """
 
 import argparse
@@ -35,7 +37,7 @@ from pathlib import Path
 from bench.ab import ROOT, _tasks, deal_range, job_options
 from bench.nodes import count
 
-HOT = "_search"  # the function whose instructions are counted
+HOT = "dd_search._search"  # the default function whose instructions are counted
 
 
 def perf_map_entries(dispatchers) -> list:
@@ -113,15 +115,17 @@ def child(args, lo: int, hi: int) -> int:
             fh.write(f"{addr:x} {size:x} {name}\n")
     out = Path(args.out)
     for addr, size, name in entries:
-        if short_name(name) == f"dd_search.{HOT}" and not name.startswith("cfunc") \
+        if short_name(name) in args.function and not name.startswith("cfunc") \
                 and size < (1 << 20):
-            (out / f"{HOT}_{addr:x}.bin").write_bytes(ctypes.string_at(addr, size))
+            code = ctypes.string_at(addr, size)
+            (out / f"{short_name(name)}_{addr:x}.bin").write_bytes(code)
     count(mods, tasks)
     return 0
 
 
-def report(out: Path) -> str:
-    """The per-function shares and `_search`'s hottest instructions, as text."""
+def report(out: Path, functions=(HOT,)) -> str:
+    """The per-function shares and the hottest instructions of each of `functions`, as
+    text."""
     got = subprocess.run(["perf", "script", "-i", str(out / "perf.data"), "-F", "ip,sym"],
                          capture_output=True, text=True)
     funcs = collections.Counter()
@@ -137,7 +141,9 @@ def report(out: Path) -> str:
     lines = [f"{total:,} samples in the kernels; share by function:"]
     lines += [f"  {n / total:6.1%}  {name}" for name, n in funcs.most_common(20)]
     objdump = shutil.which("objdump")
-    for code in sorted(out.glob(f"{HOT}_*.bin")):
+    codes = [c for f in functions for c in sorted(out.glob(f"{f}_*.bin"))]
+    for code in codes:
+        function = code.stem.rsplit("_", 1)[0]
         base = int(code.stem.split("_")[-1], 16)
         size = code.stat().st_size
         here = {a - base: n for a, n in ips.items() if base <= a < base + size}
@@ -148,7 +154,7 @@ def report(out: Path) -> str:
         rows = [r for r in asm.splitlines() if re.match(r"\s+[0-9a-f]+:", r)]
         offsets = [int(r.split(":")[0], 16) for r in rows]
         n_here = sum(here.values())
-        lines.append(f"{HOT} at {base:#x}: {n_here:,} samples; the hottest instructions "
+        lines.append(f"{function} at {base:#x}: {n_here:,} samples; the hottest instructions "
                      "(each with the four before it):")
         for off, n in sorted(here.items(), key=lambda x: -x[1])[:12]:
             lines.append(f"  +{off:#x}  {n / n_here:.1%}")
@@ -164,9 +170,16 @@ def main(argv=None) -> int:
     job_options(parser)
     parser.add_argument("--out", default=str(ROOT / "out" / "perfmap"),
                         help="folder for perf.data and the code copy (default out/perfmap)")
+    parser.add_argument("--function", action="append", metavar="MODULE.NAME",
+                        help="a kernel function whose hottest instructions are shown, as "
+                             f"the share list names it; may be repeated (default {HOT})")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     lo, hi = deal_range(parser, args.deals, args.jobs)
+    args.function = args.function or [HOT]
+    for f in args.function:
+        if not re.fullmatch(r"\w+\.\w+", f):
+            parser.error(f"--function {f!r}: expected MODULE.NAME, such as {HOT}")
     if args.child:
         return child(args, lo, hi)
     perf = shutil.which("perf")
@@ -174,19 +187,20 @@ def main(argv=None) -> int:
         parser.error("needs `perf` (linux-tools) on PATH")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob(f"{HOT}_*.bin"):
+    for old in out.glob("*.bin"):
         old.unlink()
     env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="bench-perfmap-"))
     cmd = [perf, "record", "-q", "-F", "2000", "-o", str(out / "perf.data"), sys.executable,
            "-m", "bench.perfmap", "--child", "--deals", args.deals, "--jobs", args.jobs,
            "--leader", str(args.leader), "--out", str(out)]
+    cmd += [a for f in args.function for a in ("--function", f)]
     print("compiling from an empty cache and solving under perf ...", file=sys.stderr,
           flush=True)
     done = subprocess.run(cmd, cwd=ROOT, env=env)
     if done.returncode != 0:
         print(f"bench.perfmap: perf record failed (exit {done.returncode})", file=sys.stderr)
         return 1
-    print(report(out))
+    print(report(out, args.function))
     return 0
 
 

@@ -197,6 +197,10 @@ def test_perfmap_refuses_bad_arguments_and_a_missing_perf_with_one_line(tmp_path
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "--deals must lie within 0:200" in out.stderr
     assert "Traceback" not in out.stderr
+    out = subprocess.run([sys.executable, "-m", "bench.perfmap", "--function", "tt_lookup"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "expected MODULE.NAME" in out.stderr
+    assert "Traceback" not in out.stderr
     env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}  # no perf on this PATH
     out = subprocess.run([sys.executable, "-m", "bench.perfmap"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=120)
