@@ -279,7 +279,7 @@ def sure_tricks(hands, p, side, trump, want):
     return best, best_rel
 
 
-@njit(**NO_REFCOUNT)
+@njit(inline="always", **NO_REFCOUNT)  # see sure_cap
 def _cash_then_cross(hands, p, side, trump, cashed, cash_rel, drawn, best, best_rel, r, to):
     """(tricks, relevance): the better of (best, best_rel) and p cashing its top runs
     (`cashed` tricks resting on `cash_rel`, from `_cash`), then crossing to a partner q
@@ -345,7 +345,7 @@ def _kept_runs(hands, p, q, cashed):
     return max(0, min(room, tops)), rel
 
 
-@njit(**NO_REFCOUNT)
+@njit(inline="always", **NO_REFCOUNT)  # see sure_cap
 def _crossing_top(hands, p, q, s, trump):
     """The top card of suit s in play (a mask) when p, on lead, can cross to q with it:
     both hold the suit, q holds its top card, and nobody can ruff the trick (no void hand
@@ -376,7 +376,14 @@ def _play_crossing(hands, q, sm, top):
             hands[x] ^= low & (U0 - low)
 
 
-@njit(**NO_REFCOUNT)
+# sure_cap, _crossing_top and _cash_then_cross are inlined into their callers (numba's
+# `inline="always"`): numba passes an array as seven words, most of them on the stack, and
+# perf put 30% of `sure_tricks`'s samples on its prologue and on reading a callee's
+# result back (`python -m bench.perfmap --function dd_bounds.sure_tricks`). Thirty-eighth
+# session, `python -m bench.ab`: bridge jobs 0-199 0.950 of the time, numeric jobs of
+# deals 0-39 1.017 (noise), cold compile unchanged (88.8 s against 89.9 s). `_cash`
+# inlined too (four call sites): bridge 0.979 more, but 25 s more cold compile; not kept.
+@njit(inline="always", **NO_REFCOUNT)
 def sure_cap(hands, p, side):
     """A cap on `sure_tricks(hands, p, side, ..)` in a few instructions per suit (the
     search skips that call, hundreds of cycles, when the cap cannot reach its target).
