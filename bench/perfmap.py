@@ -142,6 +142,8 @@ def report(out: Path, functions=(HOT,)) -> str:
     lines += [f"  {n / total:6.1%}  {name}" for name, n in funcs.most_common(20)]
     objdump = shutil.which("objdump")
     codes = [c for f in functions for c in sorted(out.glob(f"{f}_*.bin"))]
+    lines += [f"{f}: no code copied (not a kernel function compiled in the run?)"
+              for f in functions if not any(out.glob(f"{f}_*.bin"))]
     for code in codes:
         function = code.stem.rsplit("_", 1)[0]
         base = int(code.stem.split("_")[-1], 16)
@@ -188,7 +190,8 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.bin"):
-        old.unlink()
+        if re.fullmatch(r"\w+\.\w+_[0-9a-f]+\.bin", old.name):  # a code copy, nothing else
+            old.unlink()
     env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="bench-perfmap-"))
     cmd = [perf, "record", "-q", "-F", "2000", "-o", str(out / "perf.data"), sys.executable,
            "-m", "bench.perfmap", "--child", "--deals", args.deals, "--jobs", args.jobs,
