@@ -115,7 +115,8 @@ def child(args, lo: int, hi: int) -> int:
             fh.write(f"{addr:x} {size:x} {name}\n")
     out = Path(args.out)
     for addr, size, name in entries:
-        if short_name(name) in args.function and not name.startswith("cfunc") \
+        # the function itself: not its C callback or its CPython wrapper (same short name)
+        if short_name(name) in args.function and not name.startswith(("cfunc", "_ZN7cpython")) \
                 and size < (1 << 20):
             code = ctypes.string_at(addr, size)
             (out / f"{short_name(name)}_{addr:x}.bin").write_bytes(code)
@@ -145,8 +146,8 @@ def report(out: Path, functions=(HOT,)) -> str:
     lines += [f"{f}: no code copied (not a kernel function compiled in the run?)"
               for f in functions if not any(out.glob(f"{f}_*.bin"))]
     for code in codes:
-        function = code.stem.rsplit("_", 1)[0]
-        base = int(code.stem.split("_")[-1], 16)
+        function, addr = code.stem.rsplit("_", 1)
+        base = int(addr, 16)
         size = code.stat().st_size
         here = {a - base: n for a, n in ips.items() if base <= a < base + size}
         if not here or objdump is None:
