@@ -539,7 +539,9 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
     same time 7.35, 7.77 -> 6.86, 6.54 s).
     """
     gone = gone_of(hands)
-    lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask, 0)
+    # np.int64, not a bare constant: numba compiles a callee once more for a literal
+    # argument (see solve_misere)
+    lo, hi, _, _ = quick_bounds(hands, leader, trump, maxmask, winmask, np.int64(0))
     _, step = lone_games(trump, maxmask, winmask)  # a lone declarer with a trump suit
     if step:
         # a lone declarer's tricks in the ruff game are tricks it makes in play: they
@@ -579,7 +581,13 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
     if popcount(hands[leader]) == 0:
         return True
     winmask = 1 << declarer
-    return not search(hands, leader, gone_of(hands), 1, -1, 15 ^ winmask, winmask,
+    # need and trump as np.int64, not bare constants: numba typed them Literal[int](1)
+    # and Literal[int](-1), and compiled a second copy of every callee taking the trump
+    # (quick_bounds, sure_tricks, _cash, side_takes_trick, the ruff game's entry); cold
+    # compile of the solver bench's probe 58.9 -> 54.9 s (numba's compile events),
+    # misère of seed-777 deals 0-199 1.002 of the time (`python -m bench.ab`, 3 rounds)
+    return not search(hands, leader, gone_of(hands), np.int64(1), np.int64(-1), 15 ^ winmask,
+                      winmask,
                       exact, classes, gen, moves, scores, np.zeros((1, 3), np.uint64), probe)
 
 
