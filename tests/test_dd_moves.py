@@ -165,6 +165,25 @@ def test_r20_partnership_leads_through_the_top_card_to_the_partners_next_two():
     assert _partnership_leads(hands, -1) == [h + 0, s + 0]
 
 
+def test_r19_r20_no_trump_discard_from_the_longest_suit_first():
+    # no trump, North-South a partnership (bridge): East leads the HA and South, void in
+    # hearts (R19), discards. Its spades (S5 S7 S9 SJ, one run: the cards between are
+    # gone) are four cards, its diamond a singleton two: the spade comes first although
+    # the D2 is lower (the lowest card came first before)
+    s, h, d, c = 0, 13, 26, 39  # first card ids of the suits; rank 0 is the two
+    hands = np.array([_cards(s + 1, h + 1, d + 1, c + 0, c + 4),  # N: S3 H3 D3 C2 C6
+                      _cards(s + 12, s + 11, d + 12, c + 2),  # E: SA SK DA C4 (led the HA)
+                      _cards(s + 3, s + 5, s + 7, s + 9, d + 0),  # S: S5 S7 S9 SJ D2
+                      _cards(h + 0, h + 4, s + 10, d + 11, c + 3)],  # W: H2 H6 SQ DK C5
+                     np.uint64)
+    trick = np.array([h + 12, 0, 0, 0], np.int64)
+    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    n = order_moves(hands, trick, 1, 1, gone, -1, 5, 5, -1, moves, scores)
+    assert n == 2 and list(moves[:2]) == [s + 3, d + 0]
+
+
 def test_r20_partnership_leads_towards_the_partners_ruff():
     # spades trump, North on lead: South is void in clubs and holds the SA, so a club lead
     # is won by South's ruff (East and West hold no trump); in diamonds East's ace wins
