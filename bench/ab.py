@@ -13,11 +13,13 @@ session), so a few percent there needs more deals and rounds.
 `--jobs bridge` solves `python -m bench solver`'s bridge jobs instead (section (a): seed
 4242, one declarer's partnership and strain per deal, opening lead on declarer's left),
 `--deals` then counting its timed jobs (0:500), each version keeping its table across
-them as the bench's worker does (`--leader` is for the Boston jobs only). The same
+them as the bench's worker does (`--leader` is for the Boston jobs only; `--strain S|H|D|C|NT`
+keeps only the jobs of one strain, a fifth of them). The same
 version against itself on bridge jobs 0-39, one round: 1.044 (thirty-fifth session), so
 compare 200 jobs or more.
 
-Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--rounds N]`,
+Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--strain S]
+[--rounds N]`,
 where A and B are git revisions or `work` (the working tree). Prints each version's time,
 the ratio B/A, and whether every answer agreed. Nothing is written to BENCHMARKS.md.
 """
@@ -68,14 +70,20 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
         (out / fname).write_text(text)
 
 
-def _tasks(which: str, lo: int, hi: int, leader: int) -> list:
-    """(deal as a (1, 4) array, leader, jobs) for each deal to solve, in order."""
+STRAIN_NAMES = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": -1}
+
+
+def _tasks(which: str, lo: int, hi: int, leader: int, strain: str | None = None) -> list:
+    """(deal as a (1, 4) array, leader, jobs) for each deal to solve, in order; with
+    `strain` (a key of STRAIN_NAMES, bridge jobs only) the jobs of that strain alone."""
     if which == "bridge":
         from bench.bench_solver import bridge_jobs
         from kernels.dd_batch import JOB_TRICKS
 
         tasks = []
         for deal, trump, declarer in bridge_jobs(hi)[3 + lo:]:
+            if strain is not None and trump != STRAIN_NAMES[strain]:
+                continue
             side = (1 << declarer) | (1 << (declarer + 2) % 4)
             tasks.append((deal[None], (declarer + 1) % 4,
                           np.array([(JOB_TRICKS, side, trump)], np.int64)))
@@ -102,7 +110,7 @@ def _jobs(which: str) -> np.ndarray:
 
 
 def job_options(parser) -> None:
-    """The options that choose the jobs (`_tasks`): --deals, --jobs, --leader."""
+    """The options that choose the jobs (`_tasks`): --deals, --jobs, --leader, --strain."""
     parser.add_argument("--deals", default="0:20",
                         help="LO:HI of deal_random(200, seed=777), or of the bridge jobs")
     parser.add_argument("--jobs", choices=("num", "mis", "all", "bridge"), default="num",
@@ -111,11 +119,15 @@ def job_options(parser) -> None:
     parser.add_argument("--leader", type=int, default=1,
                         help="seat on lead in the Boston jobs (default E; the bridge jobs "
                         "lead from the declarer's left)")
+    parser.add_argument("--strain", choices=tuple(STRAIN_NAMES),
+                        help="bridge jobs of this strain only (a fifth of those in --deals)")
 
 
-def deal_range(parser, deals: str, which: str) -> tuple:
-    """`--deals` LO:HI checked against the jobs' deals (200 Boston, 500 bridge): the
-    parser's one-line error otherwise."""
+def deal_range(parser, deals: str, which: str, strain: str | None = None) -> tuple:
+    """`--deals` LO:HI checked against the jobs' deals (200 Boston, 500 bridge), and
+    `--strain` against the jobs (bridge only): the parser's one-line error otherwise."""
+    if strain is not None and which != "bridge":
+        parser.error("--strain chooses among the bridge jobs: give --jobs bridge")
     try:
         lo, hi = (int(x) for x in deals.split(":"))
     except ValueError:
@@ -134,14 +146,14 @@ def main(argv=None) -> int:
     job_options(parser)
     parser.add_argument("--rounds", type=int, default=2, help="passes over the deals")
     args = parser.parse_args(argv)
-    lo, hi = deal_range(parser, args.deals, args.jobs)
+    lo, hi = deal_range(parser, args.deals, args.jobs, args.strain)
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-ab-"))
     for rev, name in ((args.a, "kernels_a"), (args.b, "kernels_b")):
         _copy_kernels(rev, name, tmp)
     os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))
     sys.path.insert(0, str(tmp))
-    tasks = _tasks(args.jobs, lo, hi, args.leader)
+    tasks = _tasks(args.jobs, lo, hi, args.leader, args.strain)
     mods = {x: tuple(importlib.import_module(f"kernels_{x}.{m}")
                      for m in ("dd_batch", "dd_tt", "dd_ruff_game")) for x in "ab"}
 

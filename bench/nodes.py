@@ -25,7 +25,8 @@ unfinished. Each version is compiled apart (about two minutes a version on a bus
 2-core machine). Nothing is written to BENCHMARKS.md.
 
 Usage: `python -m bench.nodes A [B] [--deals LO:HI] [--jobs num|mis|all|bridge]
-[--leader SEAT]`, where A and B are git revisions or `work`.
+[--leader SEAT] [--strain S|H|D|C|NT]`, where A and B are git revisions or `work`
+(`--strain`: the bridge jobs of one strain only, as in `bench.ab`).
 """
 
 import argparse
@@ -97,7 +98,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if len(args.revs) > 2:
         parser.error(f"at most two revisions, not {len(args.revs)}")
-    lo, hi = deal_range(parser, args.deals, args.jobs)
+    lo, hi = deal_range(parser, args.deals, args.jobs, args.strain)
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-nodes-"))
     names = [f"kernels_n{i}" for i in range(len(args.revs))]
@@ -105,7 +106,7 @@ def main(argv=None) -> int:
         counting_copy(rev, name, tmp)
     os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))
     sys.path.insert(0, str(tmp))
-    tasks = _tasks(args.jobs, lo, hi, args.leader)
+    tasks = _tasks(args.jobs, lo, hi, args.leader, args.strain)
     results = []
     for rev, name in zip(args.revs, names, strict=True):
         print(f"compiling and solving {rev} ...", file=sys.stderr, flush=True)

@@ -17,10 +17,10 @@ The parent then reads the samples (`perf script`) and prints:
   instruction that waited).
 
 Usage: `python -m bench.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
-[--leader SEAT] [--function MODULE.NAME ...] [--out DIR]`. It needs `perf` (and `objdump`
-for the instructions) and leaves perf.data and the code copy in DIR (default
-out/perfmap). The thirty-seventh session's profile (BENCHMARKS.md) came from the same
-steps, run by hand.
+[--leader SEAT] [--strain S|H|D|C|NT] [--function MODULE.NAME ...] [--out DIR]`. It
+needs `perf` (and `objdump` for the instructions) and leaves perf.data and the code copy
+in DIR (default out/perfmap). The thirty-seventh session's profile (BENCHMARKS.md) came
+from the same steps, run by hand.
 """
 
 import argparse
@@ -107,7 +107,7 @@ def child(args, lo: int, hi: int) -> int:
     from kernels import dd_batch, dd_ruff_game, dd_search, dd_tt
 
     mods = (dd_batch, dd_search, dd_tt, dd_ruff_game)
-    tasks = _tasks(args.jobs, lo, hi, args.leader)
+    tasks = _tasks(args.jobs, lo, hi, args.leader, args.strain)
     count(mods, tasks[:1])  # compiles
     entries = perf_map_entries(_kernel_dispatchers())
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:
@@ -178,7 +178,7 @@ def main(argv=None) -> int:
                              f"the share list names it; may be repeated (default {HOT})")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    lo, hi = deal_range(parser, args.deals, args.jobs)
+    lo, hi = deal_range(parser, args.deals, args.jobs, args.strain)
     args.function = args.function or [HOT]
     for f in args.function:
         if not re.fullmatch(r"\w+\.\w+", f):
@@ -198,6 +198,7 @@ def main(argv=None) -> int:
            "-m", "bench.perfmap", "--child", "--deals", args.deals, "--jobs", args.jobs,
            "--leader", str(args.leader), "--out", str(out)]
     cmd += [a for f in args.function for a in ("--function", f)]
+    cmd += ["--strain", args.strain] if args.strain else []
     print("compiling from an empty cache and solving under perf ...", file=sys.stderr,
           flush=True)
     done = subprocess.run(cmd, cwd=ROOT, env=env)

@@ -62,6 +62,7 @@ def test_ab_copies_kernels_under_another_name(tmp_path):
     (("HEAD", "work", "--deals", "5"), "--deals must be LO:HI"),
     (("HEAD", "work", "--deals", "10:300"), "--deals must lie within 0:200"),
     (("HEAD", "work", "--jobs", "bridge", "--deals", "0:600"), "--deals must lie within 0:500"),
+    (("HEAD", "work", "--strain", "NT"), "--strain chooses among the bridge jobs"),
 ])
 def test_ab_refuses_bad_deal_ranges_with_one_line(args, message):
     out = subprocess.run([sys.executable, "-m", "bench.ab", *args], cwd=ROOT,
@@ -82,6 +83,17 @@ def test_ab_bridge_tasks_are_the_solver_bench_jobs():
     for (deal, leader, jobs), (bdeal, trump, declarer) in zip(tasks, bench, strict=True):
         assert (deal[0] == bdeal).all() and leader == (declarer + 1) % 4
         assert jobs.tolist() == [[JOB_TRICKS, (1 << declarer) | (1 << (declarer + 2) % 4), trump]]
+
+
+def test_ab_bridge_tasks_of_one_strain_are_those_of_the_range():
+    # `--strain NT`: the no-trump jobs among the range's, in order, and nothing else
+    from bench.ab import _tasks
+
+    every = _tasks("bridge", 0, 20, leader=1)
+    nt = _tasks("bridge", 0, 20, leader=1, strain="NT")
+    assert len(nt) == 4 and all(jobs[0, 2] == -1 for _, _, jobs in nt)
+    expected = [t for t in every if t[2][0, 2] == -1]
+    assert all((a[0] == b[0]).all() and a[1] == b[1] for a, b in zip(nt, expected, strict=True))
 
 
 @pytest.mark.parametrize("args, message", [
