@@ -493,14 +493,20 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                         sc -= 20  # do not throw a winner
                     if s != led and trump < 0:
                         # no trump: discard from the longest suit first (DDS's NT
-                        # discards weigh suit length too). The bench's no-trump bridge
-                        # jobs (100 of 0-499): boundary nodes 12.85 -> 11.69 M, time
-                        # 0.933 (`python -m bench.ab`, 3 rounds); 3 points a card in
-                        # every strain helped no trump less and the suits not at all, 6
-                        # in every strain cost the suits 2-4% more nodes; 15 points, or
-                        # a penalty for pitching from a guarded second-best card, no
-                        # better than 10. Thirty-ninth session
+                        # discards weigh suit length too), and in a partnership from a
+                        # suit the partner is short in (8 points a partner's card). The
+                        # bench's no-trump bridge jobs (100 of 0-499): boundary nodes
+                        # 12.85 -> 11.69 M with the length, time 0.933; -> 10.69 M with
+                        # the partner's length too, time 0.965 (`python -m bench.ab`, 3
+                        # rounds); the no-trump jobs of 400 seed-999 deals 6.81 -> 6.49
+                        # -> 6.15 M. 3 points a card in every strain helped no trump
+                        # less and the suits not at all, 6 cost the suits 2-4% more
+                        # nodes; 15 points, a penalty for pitching from a guarded
+                        # second-best card, 2, 4 or 12 points a partner's card, or the
+                        # opponents' length counted, no better. Thirty-ninth session
                         sc += 10 * popcount(hand & SUIT_MASK[s])
+                        if (good >> ((p + 2) & 3)) & 1:
+                            sc -= 8 * popcount(hands[(p + 2) & 3] & SUIT_MASK[s])
             else:
                 if beats:
                     sc = 10 - rank

@@ -184,6 +184,25 @@ def test_r19_r20_no_trump_discard_from_the_longest_suit_first():
     assert n == 2 and list(moves[:2]) == [s + 3, d + 0]
 
 
+def test_r19_r20_no_trump_discard_from_the_suit_the_partner_is_short_in():
+    # as above: East leads the HA and South, void in hearts, discards. Its spades (S5 S7)
+    # and diamonds (D5 D7) are alike (two cards, the cards between gone, the aces with
+    # East), but North, South's partner, holds three spades and one diamond: the diamond
+    # first (by suit order the spade came first before)
+    s, h, d, c = 0, 13, 26, 39
+    hands = np.array([_cards(s + 0, s + 1, s + 2, d + 0),  # N: S2 S3 S4 D2
+                      _cards(s + 12, d + 12, c + 2),  # E: SA DA C4 (led the HA)
+                      _cards(s + 3, s + 5, d + 3, d + 5),  # S: S5 S7 D5 D7
+                      _cards(h + 0, h + 1, c + 3, c + 4)],  # W: H2 H3 C5 C6
+                     np.uint64)
+    trick = np.array([h + 12, 0, 0, 0], np.int64)
+    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    n = order_moves(hands, trick, 1, 1, gone, -1, 5, 5, -1, moves, scores)
+    assert n == 2 and list(moves[:2]) == [d + 3, s + 3]
+
+
 def test_r20_partnership_leads_towards_the_partners_ruff():
     # spades trump, North on lead: South is void in clubs and holds the SA, so a club lead
     # is won by South's ruff (East and West hold no trump); in diamonds East's ace wins
