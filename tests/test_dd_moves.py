@@ -165,6 +165,16 @@ def test_r20_partnership_leads_through_the_top_card_to_the_partners_next_two():
     assert _partnership_leads(hands, -1) == [h + 0, s + 0]
 
 
+def _south_discards_after_ha(hands):
+    """(count, moves) of South's cards, best first, after East's HA lead in no trump,
+    North-South a partnership (bridge)."""
+    trick = np.array([13 + 12, 0, 0, 0], np.int64)
+    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    return order_moves(hands, trick, 1, 1, gone, -1, 5, 5, -1, moves, scores), moves
+
+
 def test_r19_r20_no_trump_discard_from_the_longest_suit_first():
     # no trump, North-South a partnership (bridge): East leads the HA and South, void in
     # hearts (R19), discards. Its spades (S5 S7 S9 SJ, one run: the cards between are
@@ -176,11 +186,7 @@ def test_r19_r20_no_trump_discard_from_the_longest_suit_first():
                       _cards(s + 3, s + 5, s + 7, s + 9, d + 0),  # S: S5 S7 S9 SJ D2
                       _cards(h + 0, h + 4, s + 10, d + 11, c + 3)],  # W: H2 H6 SQ DK C5
                      np.uint64)
-    trick = np.array([h + 12, 0, 0, 0], np.int64)
-    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
-    moves = np.zeros(MAX_MOVES, np.int64)
-    scores = np.zeros(MAX_MOVES, np.int64)
-    n = order_moves(hands, trick, 1, 1, gone, -1, 5, 5, -1, moves, scores)
+    n, moves = _south_discards_after_ha(hands)
     assert n == 2 and list(moves[:2]) == [s + 3, d + 0]
 
 
@@ -195,11 +201,7 @@ def test_r19_r20_no_trump_discard_from_the_suit_the_partner_is_short_in():
                       _cards(s + 3, s + 5, d + 3, d + 5),  # S: S5 S7 D5 D7
                       _cards(h + 0, h + 1, c + 3, c + 4)],  # W: H2 H3 C5 C6
                      np.uint64)
-    trick = np.array([h + 12, 0, 0, 0], np.int64)
-    gone = np.uint64(((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3]))
-    moves = np.zeros(MAX_MOVES, np.int64)
-    scores = np.zeros(MAX_MOVES, np.int64)
-    n = order_moves(hands, trick, 1, 1, gone, -1, 5, 5, -1, moves, scores)
+    n, moves = _south_discards_after_ha(hands)
     assert n == 2 and list(moves[:2]) == [d + 3, s + 3]
 
 
