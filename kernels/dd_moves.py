@@ -493,8 +493,9 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                         sc -= 20  # do not throw a winner
                     if s != led and trump < 0:
                         # no trump: discard from the longest suit first (DDS's NT
-                        # discards weigh suit length too), and in a partnership from a
-                        # suit the partner is short in (8 points a partner's card). The
+                        # discards weigh suit length too), and from a suit the seat
+                        # opposite is short in when it is on the same side (a bridge
+                        # partner, a fellow defender): 8 points a card of its. The
                         # bench's no-trump bridge jobs (100 of 0-499): boundary nodes
                         # 12.85 -> 11.69 M with the length, time 0.933; -> 10.69 M with
                         # the partner's length too, time 0.965 (`python -m bench.ab`, 3
