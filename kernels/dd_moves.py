@@ -495,7 +495,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                         # no trump: discard from the longest suit first (DDS's NT
                         # discards weigh suit length too), and from a suit the seat
                         # opposite is short in when it is on the same side (a bridge
-                        # partner, a fellow defender): 8 points a card of its. The
+                        # partner, a fellow defender), 8 points for each of its cards. The
                         # bench's no-trump bridge jobs (100 of 0-499): boundary nodes
                         # 12.85 -> 11.69 M with the length, time 0.933; -> 10.69 M with
                         # the partner's length too, time 0.965 (`python -m bench.ab`, 3
