@@ -587,8 +587,8 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
     # compile of the solver bench's probe 58.9 -> 54.9 s (numba's compile events),
     # misère of seed-777 deals 0-199 1.002 of the time (`python -m bench.ab`, 3 rounds)
     return not search(hands, leader, gone_of(hands), np.int64(1), np.int64(-1), 15 ^ winmask,
-                      winmask,
-                      exact, classes, gen, moves, scores, np.zeros((1, 3), np.uint64), probe)
+                      winmask, exact, classes, gen, moves, scores, np.zeros((1, 3), np.uint64),
+                      probe)
 
 
 DISCARD_HIGHEST = 0
