@@ -19,6 +19,7 @@ from kernels.dd_bounds import (
     new_misere_work,
     quick_bounds,
     seat_count,
+    second_hand_tricks,
     side_takes_trick,
     sure_cap,
     sure_tricks,
@@ -27,6 +28,7 @@ from kernels.dd_bounds import (
     trump_length_tricks,
 )
 from tests.conftest import sized
+from tests.reference_dd import legal_cards, side_tricks, trick_winner
 from tests.reference_dd import random_ending as ending_in_suits
 from tests.test_dd_search import _shuffle_small_cards, brute_value, random_ending
 
@@ -718,3 +720,73 @@ def test_r20_side_takes_trick_with_its_top_card_or_a_ruff():
     hands[3] = np.uint64(1 << (13 + 5))
     hands[2] = np.uint64(1 << c2)
     assert side_takes_trick(hands, trick, 1, 1, 1, 1) == (False, 0)
+
+
+def _tricks_after_lead(hands, lead, leader, side):
+    """Brute force, no trump: the tricks of `side` (a seat mask) from the trick the leader
+    led `lead` to (that trick included), the side playing for the most, the others for
+    the fewest (R19, R20)."""
+    seats = [q for q in range(4) if (side >> q) & 1]
+
+    def play(hands, trick):
+        if len(trick) == 4:
+            w = trick_winner(trick, leader, -1)
+            return ((side >> w) & 1) + side_tricks(hands, seats, -1, w)
+        q = (leader + len(trick)) % 4
+        values = []
+        for c in legal_cards(hands[q], lead // 13):
+            rest = list(hands)
+            rest[q] &= ~(1 << c)
+            values.append(play(rest, trick + (c,)))
+        return max(values) if (side >> q) & 1 else min(values)
+
+    return play([int(h) for h in hands], (lead,))
+
+
+def test_r19_r20_second_hand_tricks_agree_with_brute_force():
+    # no trump, one card led: whenever the second hand's side is found sure of its goal
+    # (this trick won on its best card, then cashed from the winner's hand), the brute
+    # force agrees, for lone seats, partnerships and a lone seat's three defenders
+    rng = random.Random(40)
+    settled = 0
+    for _ in range(sized(400, 2000)):
+        k = rng.randint(2, 4)
+        hands = [int(h) for h in random_ending(rng, k)]
+        leader = rng.randint(0, 3)
+        lead = rng.choice(legal_cards(hands[leader], -1))
+        hands[leader] &= ~(1 << lead)
+        winmask = rng.choice([1, 2, 4, 8, 5, 10])
+        need = rng.randint(1, k)
+        arr = np.array(hands, np.uint64)
+        trick = np.array([lead, 0, 0, 0], np.int64)
+        done, value, rel = second_hand_tricks(arr, trick, leader, -1, winmask, need)
+        assert [int(h) for h in arr] == hands  # hands restored
+        if done:
+            settled += 1
+            assert value == (_tricks_after_lead(hands, lead, leader, winmask) >= need), (
+                hands, lead, leader, winmask, need)
+            assert rel != 0
+    assert settled > sized(400, 2000) // 10
+
+
+def test_r19_r20_second_hand_tricks_count_the_cash_after_this_trick():
+    # West (3) leads the spade ten from Q-J-T; North (0) holds A-K-5-4 of spades, East (1)
+    # four hearts, South (2) four clubs. North-South take two tricks (ducking the ten lets
+    # West over to East's hearts), not four: a count made with the ace still in North's
+    # hand had the ace-king "outlast" West's two spades left and so all four spades winning
+    s = {r: r - 2 for r in range(2, 15)}  # spade of rank r (2..14)
+    hands = [sum(1 << s[r] for r in (14, 13, 5, 4)),
+             sum(1 << (13 + s[r]) for r in (14, 13, 12, 11)),
+             sum(1 << (39 + s[r]) for r in (14, 13, 12, 11)),
+             sum(1 << s[r] for r in (12, 11)) | (1 << (13 + s[2]))]
+    arr = np.array(hands, np.uint64)
+    trick = np.array([s[10], 0, 0, 0], np.int64)
+    assert _tricks_after_lead(hands, s[10], 3, 5) == 2
+    # on the ace North-South win this trick and the king the next: sure of two
+    assert second_hand_tricks(arr, trick, 3, -1, 5, 2) == (True, True, (1 << s[14]) | (1 << s[13]))
+    assert not second_hand_tricks(arr, trick, 3, -1, 5, 3)[0]
+    assert not second_hand_tricks(arr, trick, 3, -1, 5, 4)[0]
+    # asked for West-East's tricks: North-South's two stop West-East from three (the
+    # value False), but not from two
+    assert second_hand_tricks(arr, trick, 3, -1, 10, 3)[:2] == (True, False)
+    assert not second_hand_tricks(arr, trick, 3, -1, 10, 2)[0]
