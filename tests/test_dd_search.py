@@ -11,7 +11,14 @@ import random
 import numpy as np
 import pytest
 
-from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
+from kernels.dd_batch import (
+    GUESS_UP,
+    JOB_GRAND,
+    JOB_LITTLE,
+    JOB_TRICKS,
+    partnership_guess,
+    solve_jobs,
+)
 from kernels.dd_ruff_game import new_ruff_memo
 from kernels.dd_search import (
     declarer_discards,
@@ -335,3 +342,28 @@ def test_r10_root_ruff_bound_fills_the_workers_memo(work):
     assert solve_value(arr, 2, 0, 1 << 2, 1 << 2, 2, exact, classes, 1, moves, scores,
                        memo) == 2
     assert memo.any()
+
+
+def test_r20_partnership_guess_from_high_cards_and_trumps():
+    # the first target of a partnership's solve (kernels.dd_batch): hcp / 2 - 4 in no
+    # trump, (4 hcp + 12 trumps - 88) / 11 with a trump suit, GUESS_UP above, in 1..13
+    def mask(cards):
+        return np.uint64(sum(1 << c for c in cards))
+
+    spades = list(range(13))  # spade 2..ace: card ids 0..12
+    hearts = [13 + r for r in range(13)]
+    # North: the spade A K Q J, the heart A K and the heart 2-8 (17 points); South: the
+    # spade 2-5, the heart 9 and 10, the diamond 2-8 (no points)
+    north = mask(spades[9:] + hearts[11:] + hearts[:7])
+    south = mask(spades[:4] + hearts[7:9] + [26, 27, 28, 29, 30, 31, 32])
+    rest = ~np.uint64(int(north) | int(south)) & np.uint64((1 << 52) - 1)
+    east = np.uint64(sum(1 << c for c in range(52) if int(rest) >> c & 1 and c < 39))
+    hands = np.array([north, east, south, rest & ~east], np.uint64)
+    assert partnership_guess(hands, 5, -1) == (17 - 8 + 1) // 2 + GUESS_UP
+    # spades trumps: North-South hold eight of them
+    assert partnership_guess(hands, 5, 0) == (4 * 17 + 12 * 8 - 88 + 5) // 11 + GUESS_UP
+    # East-West hold the other 23 points; all 40, or none, are clamped into 1..13
+    assert partnership_guess(hands, 10, -1) == (23 - 8 + 1) // 2 + GUESS_UP
+    every = np.array([np.uint64((1 << 52) - 1), 0, 0, 0], np.uint64)
+    assert partnership_guess(every, 5, -1) == 13
+    assert partnership_guess(every, 10, -1) == 1
