@@ -53,6 +53,25 @@ first, then one of an older generation, else the one that cost least to find (ch
 to recompute; by node count rather than by tricks left: seed-777 deals 0-19, all jobs,
 73.5 -> 63.1 s and 56.8 -> 54.8 s side by side).
 
+Each half is used through a *window*, its first `window` entries (the bucket count a key
+is hashed into; the header after the buckets holds it, `new_tables`). A store under a new
+generation (a new deal, kernels.dd_batch) sets it back to WINDOW_MIN entries, and once
+the entries placed in the generation reach half the window, it doubles, up to the whole
+half, each entry whose bucket now lies in the upper part moving there (`_grow`). A deal
+of the solver bench's bridge jobs stored into a window of 2^14 to 2^16 entries in 460
+of 500 (2^21 is the whole half), so its entries sit in a megabyte or two that stays in
+the caches, where spread over 128 MiB each new position's probe and store went to
+memory; a large search grows the window and keeps the whole table. Forty-first session,
+side by side against the whole table every time (`python -m bench.ab`): bridge jobs
+0.904 and 0.919 (2 and 3 rounds), numeric jobs of seed-777 deals 0-99 0.899, all the
+Boston jobs of deals 0-99 0.957, misère of deals 0-199 1.041 and 1.026 (misère alone
+moves by up to 12% between two copies of one version). A first window of 2^12 entries
+gave bridge 0.976, 2^16 0.926; doubling after a window's worth 0.960, after a quarter
+0.944. Those runs counted the entries placed since the window last doubled (a window up
+to three quarters full); counted over the generation, as now, misère 0.955 and bridge
+1.012 against that. A table of 8 MiB without windows took 1.100: the heavy searches
+need the room.
+
 The scans index the halves with unsigned row numbers (`np.uint64(base + w)`): numba
 wraps a signed index that is negative (a test and an add at every step), and that kept
 LLVM from turning the row number times the row stride into a pointer that steps along
@@ -74,6 +93,8 @@ from kernels.jit import NO_REFCOUNT, njit
 WAYS = 8
 CLASS_WAYS = 32
 ENTRY_BYTES = 32
+HEADER_ROWS = 2  # after each half's buckets: its window (see the module doc), one line
+WINDOW_MIN = 1 << 14  # entries of a half's window when a generation starts (512 KiB)
 META_MASK = np.uint64(0x1FFF)  # leader, trump, maxmask, winmask; the k nibbles sit above
 OWNER_BITS = np.uint64(26)  # 13 cards x 2 bits per suit
 _M1 = np.uint64(0x9E3779B97F4A7C15)
@@ -132,9 +153,16 @@ def aligned_zeros(shape):
 
 def new_tables(mib, count):
     """`count` fresh empty tables of about `mib` MiB each, as two stacked arrays
-    (exact halves, class halves): table t is (exact[t], classes[t])."""
+    (exact halves, class halves): table t is (exact[t], classes[t]).
+
+    Each half is its buckets (a power of two of entries) and then HEADER_ROWS rows of
+    header, one cache line, which hold its window (the module doc): the entries in use,
+    the entries placed in the window's generation, that generation. So
+    every table of the stack starts on a cache line; only the first starts on a huge page
+    (the others 64 bytes a table past one, inside pages the stack is backed with)."""
     half = entries_for(mib) // 2
-    return aligned_zeros((count, half, 4)), aligned_zeros((count, half, 4))
+    return (aligned_zeros((count, half + HEADER_ROWS, 4)),
+            aligned_zeros((count, half + HEADER_ROWS, 4)))
 
 
 def new_table(mib):
@@ -265,6 +293,69 @@ def _owner_masks(kw):
 
 
 @njit(**NO_REFCOUNT)
+def _header(table):
+    """Row index of a half's header (see `new_tables`)."""
+    return np.uint64(table.shape[0] - HEADER_ROWS)
+
+
+@njit(**NO_REFCOUNT)
+def _window(table):
+    """Entries of the half in use now: its header's window, or every bucket row when the
+    half has none yet (no store under a generation)."""
+    w = np.int64(table[_header(table), 0])
+    return w if w > 0 else table.shape[0] - HEADER_ROWS
+
+
+@njit(**NO_REFCOUNT)
+def _start(table, gen):
+    """Before a store: a new generation (a new deal in kernels.dd_batch) starts from the
+    smallest window."""
+    hd = _header(table)
+    if table[hd, 2] != np.uint64(gen):
+        table[hd, 0] = np.uint64(min(WINDOW_MIN, table.shape[0] - HEADER_ROWS))
+        table[hd, 1] = U0
+        table[hd, 2] = np.uint64(gen)
+
+
+@njit(**NO_REFCOUNT)
+def _placed(table, ways):
+    """After a new entry is placed: count it, and double the window once the entries
+    placed in this generation reach half of it (so no window is more than half full)."""
+    hd = _header(table)
+    n = table[hd, 1] + U1
+    table[hd, 1] = n
+    w = np.int64(table[hd, 0])
+    if 0 < w < table.shape[0] - HEADER_ROWS and 2 * np.int64(n) >= w:
+        _grow(table, ways)
+
+
+@njit(**NO_REFCOUNT)
+def _grow(table, ways):
+    """Double the window: bucket b of the old window splits into buckets b and b + its
+    bucket count, so each entry whose key now hashes to the upper one moves there, to the
+    same place in the bucket. The upper part may hold entries of earlier generations: an
+    entry is valid wherever it lies (its key is a whole position or class), so those left
+    there do no harm, and being older they are the first replaced."""
+    hd = _header(table)
+    w = np.int64(table[hd, 0])
+    table[hd, 0] = np.uint64(2 * w)
+    for i in range(w):
+        r = np.uint64(i)
+        d = table[r, 3]
+        if d == U0:
+            continue
+        if ways == CLASS_WAYS:  # a class entry's key: dist, and meta in its data word
+            base = _bucket(table, table[r, 0], _extra(d) & META_MASK, ways)
+        else:
+            base = _bucket(table, table[r, 0], table[r, 1], ways)
+        if base == i - i % ways + w:
+            t = np.uint64(i + w)
+            for k in range(4):
+                table[t, k] = table[r, k]
+                table[r, k] = U0
+
+
+@njit(**NO_REFCOUNT)
 def _bucket(table, a, b, ways):
     """First entry index of the bucket (`ways` entries) of key words (a, b) in one half
     of the table."""
@@ -272,7 +363,7 @@ def _bucket(table, a, b, ways):
     h ^= h >> np.uint64(29)
     h *= _M1
     h ^= h >> np.uint64(32)
-    nb = np.uint64(table.shape[0] // ways)
+    nb = np.uint64(_window(table) // ways)
     return np.int64(h & (nb - U1)) * ways
 
 
@@ -359,6 +450,7 @@ def _place(table, base, ways, g, w0, w1, w2, word):
     table[i, 1] = w1
     table[i, 2] = w2
     table[i, 3] = word
+    _placed(table, ways)
 
 
 @njit(**NO_REFCOUNT)
@@ -402,6 +494,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
     """Merge bounds, each with its own relevance (`klo`, `kup`: k nibbles; a bound that
     does not tighten the stored one leaves it and its relevance), and a best-move code
     (0: keep) into the exact entry of a position."""
+    _start(exact, gen)
     base = _bucket(exact, k1, k2, WAYS)
     for w in range(WAYS):
         i = np.uint64(base + w)
@@ -530,6 +623,7 @@ def tt_lookup(classes, dist, meta, o1, o2, need=0):
 def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
     """Merge bounds (lower, upper) and a best-move code (0: keep) for the class of positions
     sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit."""
+    _start(classes, gen)
     base = _bucket(classes, dist, meta, CLASS_WAYS)
     m1, m2 = _owner_masks(kw)
     e1 = o1 & m1

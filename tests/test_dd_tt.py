@@ -4,6 +4,8 @@ bound storage."""
 import numpy as np
 
 from kernels.dd_tt import (
+    HEADER_ROWS,
+    WINDOW_MIN,
     aligned_zeros,
     code_card,
     entries_for,
@@ -113,7 +115,7 @@ def test_entry_matches_every_position_agreeing_on_relevant_cards_only():
 
 def test_store_merges_bounds_and_lookup_misses_unknown_keys():
     exact, classes = new_table(1)
-    assert exact.shape == classes.shape == (entries_for(1) // 2, 4)
+    assert exact.shape == classes.shape == (entries_for(1) // 2 + HEADER_ROWS, 4)
     w = (np.uint64(12345), np.uint64(6), np.uint64(77), np.uint64(88))
     assert tt_lookup(classes, *w) == (0, 0, 13, 0, 0)
     tt_store(classes, *w, ALL, 5, 2, 5, 0, 1)
@@ -187,8 +189,9 @@ def test_large_tables_and_memos_start_on_huge_pages():
     from kernels.dd_ruff_game import new_ruff_memo
 
     exact, classes = new_tables(8, 2)
-    for t in range(2):
-        assert exact[t].ctypes.data % (1 << 21) == 0 and classes[t].ctypes.data % (1 << 21) == 0
+    assert exact.ctypes.data % (1 << 21) == 0 and classes.ctypes.data % (1 << 21) == 0
+    # the tables after the first: 64 bytes (the halves' headers) a table past a boundary
+    assert exact[1].ctypes.data % (1 << 21) == 64 == classes[1].ctypes.data % (1 << 21)
     memo = new_ruff_memo(1 << 17)
     assert memo.ctypes.data % (1 << 21) == 0 and memo.shape == (1 << 17, 3) and not memo.any()
     small = aligned_zeros((5, 4))
@@ -224,3 +227,64 @@ def test_lookup_with_a_target_returns_the_settling_bound_resting_on_fewest_cards
     assert tt_lookup(classes, *words, 4)[:2] == (5, ALL)  # only the finer one settles
     assert tt_lookup(classes, *words, 12)[2:4] == (11, one)
     assert tt_lookup(classes, *words, 9)[2:4] == (8, ALL)
+
+
+def _window_of(half):
+    return int(half[-HEADER_ROWS, 0])
+
+
+def _found(exact, classes, keys):
+    """Which of the keys (rows) each half still finds, with the bounds stored for them."""
+    ex, cl = set(), set()
+    for i, k in enumerate(keys):
+        if exact_lookup(exact, k[0], k[1])[:2] == (i % 5, 9):
+            ex.add(i)
+        got = tt_lookup(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3])
+        if (got[0], got[2]) == (i % 5, 9):
+            cl.add(i)
+    return ex, cl
+
+
+def test_window_starts_small_each_generation_and_doubles_keeping_its_entries():
+    # a half in use is its first `window` entries (the buckets a probe can reach): a new
+    # generation starts at WINDOW_MIN, and when the entries placed in the generation reach
+    # half the window it doubles, each entry whose bucket moved going with it: every entry
+    # found before the store that doubles a window is found after, but one the store
+    # itself may evict
+    exact, classes = new_table(8)  # halves of 2**17 entries, 8 times WINDOW_MIN
+    rows = exact.shape[0] - HEADER_ROWS
+    assert rows == 8 * WINDOW_MIN
+    assert _window_of(exact) == _window_of(classes) == 0  # none yet: every bucket
+    rng = np.random.default_rng(5)
+    keys = rng.integers(1, 1 << 62, size=(2 * WINDOW_MIN, 4), dtype=np.uint64)
+    keys[:, 1] &= np.uint64(0x1FFF)  # one key for both halves: a class's meta is 13 bits
+    growths = 0
+    for i, k in enumerate(keys):
+        grows = 2 * (i + 1) >= WINDOW_MIN << growths
+        if grows:
+            before = _found(exact, classes, keys[:i])
+        exact_store(exact, k[0], k[1], np.uint64(0), np.uint64(0), 3, i % 5, 9, 0, 1)
+        tt_store(classes, k[0], k[1], k[2], k[3], ALL, 3, i % 5, 9, 0, 1)
+        if i == 0:
+            assert _window_of(exact) == _window_of(classes) == WINDOW_MIN
+        if grows:
+            growths += 1
+            assert _window_of(exact) == _window_of(classes) == WINDOW_MIN << growths
+            for was, now in zip(before, _found(exact, classes, keys[:i]), strict=True):
+                assert len(was - now) <= 1
+    # WINDOW_MIN / 2 entries doubled it, WINDOW_MIN doubled it again, 2 x WINDOW_MIN a third
+    # time
+    assert growths == 3 and _window_of(exact) == _window_of(classes) == 8 * WINDOW_MIN
+    # the next generation starts small again, in each half as it stores
+    exact_store(exact, keys[0, 1], keys[0, 0], np.uint64(0), np.uint64(0), 3, 1, 9, 0, 2)
+    assert _window_of(exact) == WINDOW_MIN and _window_of(classes) == 8 * WINDOW_MIN
+    tt_store(classes, keys[0, 0], keys[0, 1], keys[0, 2], keys[0, 3], ALL, 3, 1, 9, 0, 2)
+    assert _window_of(classes) == WINDOW_MIN
+
+
+def test_window_never_passes_the_half():
+    exact, _ = new_table(1)  # halves of WINDOW_MIN entries: the window is the half
+    rng = np.random.default_rng(6)
+    for k in rng.integers(1, 1 << 62, size=(WINDOW_MIN, 2), dtype=np.uint64):
+        exact_store(exact, k[0], k[1], np.uint64(0), np.uint64(0), 3, 1, 9, 0, 1)
+    assert _window_of(exact) == exact.shape[0] - HEADER_ROWS == WINDOW_MIN
