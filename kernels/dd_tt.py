@@ -58,19 +58,19 @@ is hashed into; the header after the buckets holds it, `new_tables`). A store un
 generation (a new deal, kernels.dd_batch) sets it back to WINDOW_MIN entries, and once
 the entries placed in the generation reach half the window, it doubles, up to the whole
 half, each entry whose bucket now lies in the upper part moving there (`_grow`). A deal
-of the solver bench's bridge jobs stored into a window of 2^14 to 2^16 entries in 460
-of 500 (2^21 is the whole half), so its entries sit in a megabyte or two that stays in
-the caches, where spread over 128 MiB each new position's probe and store went to
+of the solver bench's bridge jobs ended with a window of 2^14 to 2^16 entries in 415 of
+500 (2^21 is the whole half), so its entries sit in a few megabytes that stay in the
+caches, where spread over 128 MiB each new position's probe and store went to
 memory; a large search grows the window and keeps the whole table. Forty-first session,
-side by side against the whole table every time (`python -m bench.ab`): bridge jobs
-0.904 and 0.919 (2 and 3 rounds), numeric jobs of seed-777 deals 0-99 0.899, all the
-Boston jobs of deals 0-99 0.957, misère of deals 0-199 1.041 and 1.026 (misère alone
-moves by up to 12% between two copies of one version). A first window of 2^12 entries
-gave bridge 0.976, 2^16 0.926; doubling after a window's worth 0.960, after a quarter
-0.944. Those runs counted the entries placed since the window last doubled (a window up
-to three quarters full); counted over the generation, as now, misère 0.955 and bridge
-1.012 against that. A table of 8 MiB without windows took 1.100: the heavy searches
-need the room.
+side by side against the whole table every time (`python -m bench.ab`): the solver
+bench's 500 bridge jobs 0.877 (3 rounds), numeric jobs of seed-777 deals 0-99 0.954,
+misère of deals 0-199 1.043 (misère alone moves by up to 12% between two copies of one
+version). A first form counted the entries placed since the window last doubled (a
+window up to three quarters full): bridge 0.904 and 0.919, numeric 0.899, every Boston
+job of deals 0-99 0.957, misère 1.041 and 1.026; against it this form took misère 0.955,
+bridge 1.012. With that count a first window of 2^12 entries gave bridge 0.976, 2^16
+0.926; doubling after a window's worth 0.960, after a quarter 0.944. A table of 8 MiB
+without windows took 1.100: the heavy searches need the room.
 
 The scans index the halves with unsigned row numbers (`np.uint64(base + w)`): numba
 wraps a signed index that is negative (a test and an add at every step), and that kept
