@@ -335,7 +335,8 @@ def _grow(table, ways):
     bucket count, so each entry whose key now hashes to the upper one moves there, to the
     same place in the bucket. The upper part may hold entries of earlier generations: an
     entry is valid wherever it lies (its key is a whole position or class), so those left
-    there do no harm, and being older they are the first replaced."""
+    there give only true bounds if found (one may shadow a moved entry of the same key,
+    which only loses that entry's bounds), and being older they are the first replaced."""
     hd = _header(table)
     w = np.int64(table[hd, 0])
     table[hd, 0] = np.uint64(2 * w)
