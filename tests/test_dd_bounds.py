@@ -769,6 +769,28 @@ def test_r19_r20_second_hand_tricks_agree_with_brute_force():
     assert settled > sized(400, 2000) // 10
 
 
+def test_r19_r20_second_hand_tricks_find_the_winner_at_the_third_hand():
+    # a lone South (2) leads the spade four, no trump; North (0) wins it with the queen
+    # for the three defenders and must then lead a club into South's jack, and South's
+    # diamond queen takes the last trick over East's jack: South makes 2 of the 3 tricks.
+    # Found by `make verify`'s full-size brute-force check: the winning card's holder
+    # was looked for at the second and fourth hands only, so the cash was counted from
+    # South's hand and the defenders were given their 2 tricks
+    hands = [(1 << 10) | (1 << 44) | (1 << 47),  # N: SQ C7 CT
+             (1 << 15) | (1 << 19) | (1 << 35),  # E: H4 H8 DJ
+             (1 << 36) | (1 << 48),  # S: DQ CJ, the S4 led
+             (1 << 1) | (1 << 21) | (1 << 25)]  # W: S3 HT HA
+    assert _tricks_after_lead(hands, 2, 2, 4) == 2
+    arr = np.array(hands, np.uint64)
+    trick = np.array([2, 0, 0, 0], np.int64)
+    for need in (1, 2, 3):
+        done, value, _ = second_hand_tricks(arr, trick, 2, -1, 4, need)
+        assert not done or value == (need <= 2)
+    # the defenders win this trick on North's queen, but North then holds nothing above
+    # South's cards: not settled at 2 (South needs 2 tricks, the defenders 2 to stop it)
+    assert not second_hand_tricks(arr, trick, 2, -1, 4, 2)[0]
+
+
 def test_r19_r20_second_hand_tricks_count_the_cash_after_this_trick():
     # West (3) leads the spade ten from Q-J-T; North (0) holds A-K-5-4 of spades, East (1)
     # four hearts, South (2) four clubs. North-South take two tricks (ducking the ten lets

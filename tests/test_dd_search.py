@@ -176,6 +176,20 @@ def test_r10_r19_r20_declarer_tricks_match_brute_force(work):
         assert got == brute_value(hands, trump, leader, me, me), (hands, trump, declarer, leader)
 
 
+def test_r19_r20_no_trump_sides_of_one_and_three_seats_on_found_endings(work):
+    # endings on which the fortieth session's second-hand quick tricks answered wrongly in
+    # no trump (a lone seat's defenders winning the trick with the third hand's card,
+    # counted cashing from another hand), found by brute force over 3,000 random endings
+    exact, classes, moves, scores = work
+    for hands, leader, mask in (([33687808, 225, 541698, 8388636], 2, 14),
+                                ([87978244308992, 3298534948896, 598134593946112, 9437190],
+                                 2, 4),
+                                ([2818048, 16781832, 4456608, 44032], 1, 13)):
+        arr = np.array(hands, np.uint64)
+        got = solve_value_job(arr, leader, -1, mask, exact, classes)
+        assert got == brute_value(hands, -1, leader, mask, mask), (hands, leader, mask)
+
+
 def test_partnership_tricks_match_brute_force_inside_njit(work):
     exact, classes, moves, scores = work
     for hands, trump, _, leader, rng in _cases(2, sized(60, 400), 4):
