@@ -178,7 +178,7 @@ def test_r10_r19_r20_declarer_tricks_match_brute_force(work):
 
 def test_r19_r20_no_trump_sides_of_one_and_three_seats_on_found_endings(work):
     # endings on which the fortieth session's second-hand quick tricks answered wrongly in
-    # no trump (a lone seat's defenders winning the trick with the third hand's card,
+    # no trump (the second hand's side winning the trick with the third hand's card,
     # counted cashing from another hand), found by brute force over 3,000 random endings
     exact, classes, moves, scores = work
     for hands, leader, mask in (([33687808, 225, 541698, 8388636], 2, 14),
