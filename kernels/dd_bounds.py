@@ -1138,12 +1138,11 @@ def second_hand_tricks(hands, trick, leader, trump, winmask, need):
     if not won or top == U0:
         return False, False, U0
     # the seat that wins the trick, and leads next: the one holding `top`, or the leader
-    # when `top` is its card led. The third hand too: against a lone seat the second
-    # hand's side holds three seats (missed until the forty-first session: a lone
-    # declarer leading in no trump, its left-hand opponent's side winning with the third
-    # hand's card, was counted cashing from the declarer's hand)
+    # when `top` is its card led. Any seat is looked at: until the forty-first session
+    # only the second and fourth hands were, and against a lone seat the third hand's
+    # card can win for the second hand's side (it was counted cashing from another hand)
     hh = leader
-    for q in (p, (leader + 2) & 3, (leader + 3) & 3):
+    for q in range(4):
         if (hands[q] & top) != U0:
             hh = q
     held = hands[hh] & top
