@@ -38,6 +38,7 @@ from kernels.dd_state import (
 )
 from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
 from kernels.dd_tt import (
+    CLASS_SPILL,
     code_card,
     exact_lookup,
     exact_prefetch,
@@ -504,8 +505,9 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             exact_store(exact, kex1[ti], kex2[ti], kw if v else U0, U0 if v else kw, cost,
                         lo, up, code, gen)
             if kw != full_ks(hands):
+                # misère's classes do not spill past their bucket (kernels.dd_tt)
                 tt_store(classes, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, cost,
-                         lo, up, code, gen)
+                         lo, up, code, gen, CLASS_SPILL if plain else 0)
         if ply == 0:
             if COUNT_NODES:
                 scores[STATS_ROW, 12] += wasted

@@ -53,6 +53,22 @@ first, then one of an older generation, else the one that cost least to find (ch
 to recompute; by node count rather than by tricks left: seed-777 deals 0-19, all jobs,
 73.5 -> 63.1 s and 56.8 -> 54.8 s side by side).
 
+A class bucket may *spill*: a new class whose bucket holds only entries of the current
+generation goes into the first of the next CLASS_SPILL buckets (wrapping in the window)
+with an empty or older way, and the bucket's spill byte (after the half's entries)
+records how many buckets past it its keys reach; lookups and stores scan that far. So a
+(dist, meta) with many classes keeps up to (1 + CLASS_SPILL) x CLASS_WAYS of them, where
+a light one still costs one bucket's scan. DDS keeps every entry of a deal, a list per
+suit-length pattern. Forty-second session, on the solver bench's 500 bridge jobs: 150.56
+M nodes with one bucket; 139.24, 131.98, 128.01 M spilling 1, 3, 7 buckets (plain
+buckets of 64, 128 and 512 ways: 138.69, 131.48, 125.56 M, but every probe scanned them
+whole: 64 ways took 0.980 of the time, 8-bit tags per way read first 0.978, the matching
+entries being scattered over the bucket). Time, side by side: spilling 3 0.945, 7 0.940
+of that, 15 1.019 of 7; spilling 7 against one bucket, bridge 0.938-0.939, numeric jobs
+of seed-777 deals 0-99 0.873-0.887. Misère (the search passes `spill` 0 there) held
+~100 classes of a (dist, meta) with ~3 distinct k patterns, so its lookups compared ~97
+entries each: 1.076 of the time for 0.885 of the nodes. Without spills it is as before.
+
 Each half is used through a *window*, its first `window` entries (the bucket count a key
 is hashed into; the header after the buckets holds it, `new_tables`). A store under a new
 generation (a new deal, kernels.dd_batch) sets it back to WINDOW_MIN entries, and once
@@ -86,14 +102,16 @@ import ctypes
 
 import numpy as np
 
-from kernels.bits import popcount, prefetch_row, trailing_zeros
+from kernels.bits import leading_zeros, popcount, prefetch_row, trailing_zeros
 from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1
 from kernels.jit import NO_REFCOUNT, njit
 
 WAYS = 8
 CLASS_WAYS = 32
+CLASS_SPILL = 7  # further buckets a class bucket's entries may spill into (`tt_store`)
 ENTRY_BYTES = 32
-HEADER_ROWS = 2  # after each half's buckets: its window (see the module doc), one line
+HEADER_ROWS = 2  # after each half's spill bytes: its window (see the module doc), one line
+SPILLS_PER_ROW = 32  # one spill byte per class bucket, 32 to a row of the half
 WINDOW_MIN = 1 << 14  # entries of a half's window when a generation starts (512 KiB)
 META_MASK = np.uint64(0x1FFF)  # leader, trump, maxmask, winmask; the k nibbles sit above
 OWNER_BITS = np.uint64(26)  # 13 cards x 2 bits per suit
@@ -155,14 +173,20 @@ def new_tables(mib, count):
     """`count` fresh empty tables of about `mib` MiB each, as two stacked arrays
     (exact halves, class halves): table t is (exact[t], classes[t]).
 
-    Each half is its buckets (a power of two of entries) and then HEADER_ROWS rows of
-    header, one cache line, which hold its window (the module doc): the entries in use,
-    the entries placed in the window's generation, that generation. So
-    every table of the stack starts on a cache line; only the first starts on a huge page
-    (the others 64 bytes a table past one, inside pages the stack is backed with)."""
+    Each half is its buckets (a power of two of entries), then one spill byte per class
+    bucket (`tt_store`; the exact half leaves them unused, so that both halves have one
+    shape), then HEADER_ROWS rows of header, one cache line, which hold its window (the
+    module doc): the entries in use, the entries placed in the window's generation, that
+    generation. So every table of the stack starts on a cache line; only the first starts
+    on a huge page (the others inside pages the stack is backed with)."""
     half = entries_for(mib) // 2
-    return (aligned_zeros((count, half + HEADER_ROWS, 4)),
-            aligned_zeros((count, half + HEADER_ROWS, 4)))
+    rows = half + _spill_rows(half) + HEADER_ROWS
+    return aligned_zeros((count, rows, 4)), aligned_zeros((count, rows, 4))
+
+
+def _spill_rows(half):
+    """Rows of a half's spill bytes (one per class bucket of a half of `half` entries)."""
+    return -(-(half // CLASS_WAYS) // SPILLS_PER_ROW)
 
 
 def new_table(mib):
@@ -293,6 +317,13 @@ def _owner_masks(kw):
 
 
 @njit(**NO_REFCOUNT)
+def half_entries(table):
+    """Entries (bucket rows) of a half: the power of two below its spill and header rows
+    (`new_tables`: fewer than the entries)."""
+    return np.int64(1) << (63 - leading_zeros(np.uint64(table.shape[0] - HEADER_ROWS)))
+
+
+@njit(**NO_REFCOUNT)
 def _header(table):
     """Row index of a half's header (see `new_tables`)."""
     return np.uint64(table.shape[0] - HEADER_ROWS)
@@ -303,18 +334,44 @@ def _window(table):
     """Entries of the half in use now: its header's window, or every bucket row when the
     half has none yet (no store under a generation)."""
     w = np.int64(table[_header(table), 0])
-    return w if w > 0 else table.shape[0] - HEADER_ROWS
+    return w if w > 0 else half_entries(table)
 
 
 @njit(**NO_REFCOUNT)
-def _start(table, gen):
+def _spill_word(table, b):
+    """(row, column, shift) of class bucket b's spill byte: how many buckets after it hold
+    entries of keys whose bucket it is (`tt_store`)."""
+    r = np.uint64(half_entries(table) + (b >> 5))
+    return r, np.uint64((b >> 3) & 3), np.uint64(8 * (b & 7))
+
+
+@njit(**NO_REFCOUNT)
+def _spill(table, b):
+    """Class bucket b's spill byte."""
+    r, c, sh = _spill_word(table, b)
+    return np.int64((table[r, c] >> sh) & _FF)
+
+
+@njit(**NO_REFCOUNT)
+def _set_spill(table, b, n):
+    """Write class bucket b's spill byte."""
+    r, c, sh = _spill_word(table, b)
+    table[r, c] = (table[r, c] & ~(_FF << sh)) | (np.uint64(n) << sh)
+
+
+@njit(**NO_REFCOUNT)
+def _start(table, gen, ways):
     """Before a store: a new generation (a new deal in kernels.dd_batch) starts from the
-    smallest window."""
+    smallest window, in the class half (`ways` CLASS_WAYS) with no bucket spilled."""
     hd = _header(table)
     if table[hd, 2] != np.uint64(gen):
-        table[hd, 0] = np.uint64(min(WINDOW_MIN, table.shape[0] - HEADER_ROWS))
+        w = min(WINDOW_MIN, half_entries(table))
+        table[hd, 0] = np.uint64(w)
         table[hd, 1] = U0
         table[hd, 2] = np.uint64(gen)
+        if ways == CLASS_WAYS:
+            for b in range(w // CLASS_WAYS):
+                _set_spill(table, b, 0)
 
 
 @njit(**NO_REFCOUNT)
@@ -325,7 +382,7 @@ def _placed(table, ways):
     n = table[hd, 1] + U1
     table[hd, 1] = n
     w = np.int64(table[hd, 0])
-    if 0 < w < table.shape[0] - HEADER_ROWS and 2 * np.int64(n) >= w:
+    if 0 < w < half_entries(table) and 2 * np.int64(n) >= w:
         _grow(table, ways)
 
 
@@ -333,23 +390,32 @@ def _placed(table, ways):
 def _grow(table, ways):
     """Double the window: bucket b of the old window splits into buckets b and b + its
     bucket count, so each entry whose key now hashes to the upper one moves there, to the
-    same place in the bucket. The upper part may hold entries of earlier generations: an
-    entry is valid wherever it lies (its key is a whole position or class), so those left
-    there give only true bounds if found (one may shadow a moved entry of the same key,
-    which only loses that entry's bounds), and being older they are the first replaced."""
+    same place in the bucket (a class entry spilled d buckets past its key's bucket, to
+    the bucket d past the key's new one, which is its own or the one above it by the old
+    count; the upper bucket's spill byte is the lower one's). The upper part may hold
+    entries of earlier generations: an entry is valid wherever it lies (its key is a
+    whole position or class), so those left there give only true bounds if found (one may
+    shadow a moved entry of the same key, which only loses that entry's bounds), and
+    being older they are the first replaced."""
     hd = _header(table)
     w = np.int64(table[hd, 0])
     table[hd, 0] = np.uint64(2 * w)
+    nb = w // ways  # buckets of the old window
+    if ways == CLASS_WAYS:
+        for b in range(nb):
+            _set_spill(table, b + nb, _spill(table, b))
     for i in range(w):
         r = np.uint64(i)
         d = table[r, 3]
         if d == U0:
             continue
         if ways == CLASS_WAYS:  # a class entry's key: dist, and meta in its data word
-            base = _bucket(table, table[r, 0], _extra(d) & META_MASK, ways)
+            home = _bucket(table, table[r, 0], _extra(d) & META_MASK, ways) // ways
+            s = i // ways
+            moved = (home + (s - home) % nb) % (2 * nb) != s
         else:
-            base = _bucket(table, table[r, 0], table[r, 1], ways)
-        if base == i - i % ways + w:
+            moved = _bucket(table, table[r, 0], table[r, 1], ways) == i - i % ways + w
+        if moved:
             t = np.uint64(i + w)
             for k in range(4):
                 table[t, k] = table[r, k]
@@ -444,14 +510,20 @@ def _victim(table, base, ways, g):
 
 
 @njit(**NO_REFCOUNT)
+def _write(table, i, w0, w1, w2, word, ways):
+    """Write a new entry (three key words and the data word) at row i and count it."""
+    r = np.uint64(i)
+    table[r, 0] = w0
+    table[r, 1] = w1
+    table[r, 2] = w2
+    table[r, 3] = word
+    _placed(table, ways)
+
+
+@njit(**NO_REFCOUNT)
 def _place(table, base, ways, g, w0, w1, w2, word):
     """Write a new entry (three key words and the data word) over the bucket's victim."""
-    i = np.uint64(_victim(table, base, ways, g))
-    table[i, 0] = w0
-    table[i, 1] = w1
-    table[i, 2] = w2
-    table[i, 3] = word
-    _placed(table, ways)
+    _write(table, _victim(table, base, ways, g), w0, w1, w2, word, ways)
 
 
 @njit(**NO_REFCOUNT)
@@ -495,7 +567,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
     """Merge bounds, each with its own relevance (`klo`, `kup`: k nibbles; a bound that
     does not tighten the stored one leaves it and its relevance), and a best-move code
     (0: keep) into the exact entry of a position."""
-    _start(exact, gen)
+    _start(exact, gen, WAYS)
     base = _bucket(exact, k1, k2, WAYS)
     for w in range(WAYS):
         i = np.uint64(base + w)
@@ -575,6 +647,8 @@ def tt_lookup(classes, dist, meta, o1, o2, need=0):
     the fewest cards (the least k nibbles in all) is returned: the search passes that
     relevance up, and the fewer cards it names the more positions the result covers."""
     base = _bucket(classes, dist, meta, CLASS_WAYS)
+    b = base // CLASS_WAYS
+    last = _window(classes) // CLASS_WAYS - 1
     lo = 0
     klo = U0
     up = 13
@@ -582,60 +656,92 @@ def tt_lookup(classes, dist, meta, o1, o2, need=0):
     code = 0
     lo_ks = _NO_K  # k sum of the settling bound chosen (none yet)
     up_ks = _NO_K
-    for w in range(CLASS_WAYS):
-        i = np.uint64(base + w)  # unsigned: no wraparound test on the index
-        if classes[i, 0] != dist:
-            continue
-        d = classes[i, 3]
-        extra = _extra(d)
-        if (extra & META_MASK) != meta:
-            continue
-        kw = extra >> _META_BITS
-        m1, m2 = _owner_masks(kw)
-        if (o1 & m1) != classes[i, 1] or (o2 & m2) != classes[i, 2]:
-            continue
-        elo = _lower(d)
-        eup = _upper(d)
-        if need > 0 and elo >= need:
-            ks = _k_sum(kw)
-            if ks < lo_ks:
-                lo_ks = ks
+    for sb in range(1 + _spill(classes, b)):
+        # the key's bucket and those its entries spilled into, after it (and wrapping)
+        first = ((b + sb) & last) * CLASS_WAYS
+        for w in range(CLASS_WAYS):
+            i = np.uint64(first + w)  # unsigned: no wraparound test on the index
+            if classes[i, 0] != dist:
+                continue
+            d = classes[i, 3]
+            extra = _extra(d)
+            if (extra & META_MASK) != meta:
+                continue
+            kw = extra >> _META_BITS
+            m1, m2 = _owner_masks(kw)
+            if (o1 & m1) != classes[i, 1] or (o2 & m2) != classes[i, 2]:
+                continue
+            elo = _lower(d)
+            eup = _upper(d)
+            if need > 0 and elo >= need:
+                ks = _k_sum(kw)
+                if ks < lo_ks:
+                    lo_ks = ks
+                    lo = elo
+                    klo = kw
+            elif elo > lo and lo_ks == _NO_K:
                 lo = elo
                 klo = kw
-        elif elo > lo and lo_ks == _NO_K:
-            lo = elo
-            klo = kw
-        if need > 0 and eup < need:
-            ks = _k_sum(kw)
-            if ks < up_ks:
-                up_ks = ks
+            if need > 0 and eup < need:
+                ks = _k_sum(kw)
+                if ks < up_ks:
+                    up_ks = ks
+                    up = eup
+                    kup = kw
+            elif eup < up and up_ks == _NO_K:
                 up = eup
                 kup = kw
-        elif eup < up and up_ks == _NO_K:
-            up = eup
-            kup = kw
-        mv = _move(d)
-        if mv != 0:
-            code = mv
+            mv = _move(d)
+            if mv != 0:
+                code = mv
     return lo, klo, up, kup, code
 
 
 @njit(**NO_REFCOUNT)
-def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen):
+def _free_way(classes, base, g):
+    """The first entry of a class bucket that is empty or of an older generation than g
+    (-1: none)."""
+    for w in range(CLASS_WAYS):
+        i = base + w
+        d = classes[np.uint64(i), 3]
+        if d == U0 or (d >> _GEN_SHIFT) != (np.uint64(g) & _GEN):
+            return i
+    return -1
+
+
+@njit(**NO_REFCOUNT)
+def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, spill=CLASS_SPILL):
     """Merge bounds (lower, upper) and a best-move code (0: keep) for the class of positions
-    sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit."""
-    _start(classes, gen)
+    sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit.
+
+    A new class goes into its key's bucket where a way there is empty or of an older
+    generation, else into the first of the `spill` buckets after it with such a way (its
+    spill byte then counts how far, and `tt_lookup` scans that far), else over the
+    cheapest entry of its bucket (the module doc)."""
+    _start(classes, gen, CLASS_WAYS)
     base = _bucket(classes, dist, meta, CLASS_WAYS)
+    b = base // CLASS_WAYS
+    last = _window(classes) // CLASS_WAYS - 1
+    spilled = _spill(classes, b)
     m1, m2 = _owner_masks(kw)
     e1 = o1 & m1
     e2 = o2 & m2
     extra = _class_extra(meta, kw)
-    for w in range(CLASS_WAYS):
-        i = np.uint64(base + w)
-        d = classes[i, 3]
-        if (classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2
-                and _extra(d) == extra):
-            classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
+    for sb in range(1 + spilled):
+        first = ((b + sb) & last) * CLASS_WAYS
+        for w in range(CLASS_WAYS):
+            i = np.uint64(first + w)
+            d = classes[i, 3]
+            if (classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2
+                    and _extra(d) == extra):
+                classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
+                return
+    word = _pack(lower, upper, depth, move, extra, gen)
+    for s in range(1 + spill):
+        i = _free_way(classes, ((b + s) & last) * CLASS_WAYS, gen)
+        if i >= 0:
+            if s > spilled:
+                _set_spill(classes, b, s)
+            _write(classes, i, dist, e1, e2, word, CLASS_WAYS)
             return
-    _place(classes, base, CLASS_WAYS, gen, dist, e1, e2,
-           _pack(lower, upper, depth, move, extra, gen))
+    _place(classes, base, CLASS_WAYS, gen, dist, e1, e2, word)

@@ -4,13 +4,17 @@ bound storage."""
 import numpy as np
 
 from kernels.dd_tt import (
+    CLASS_SPILL,
+    CLASS_WAYS,
     HEADER_ROWS,
     WINDOW_MIN,
+    _bucket,
     aligned_zeros,
     code_card,
     entries_for,
     exact_lookup,
     exact_store,
+    half_entries,
     ks_from_relevance,
     move_code,
     new_table,
@@ -22,6 +26,7 @@ from kernels.dd_tt import (
 )
 
 ALL = np.uint64(0xFFFF)  # k = 15 in every suit: more than any suit holds, so every card
+U = np.uint64(0)
 
 
 def _hands(*masks):
@@ -115,7 +120,10 @@ def test_entry_matches_every_position_agreeing_on_relevant_cards_only():
 
 def test_store_merges_bounds_and_lookup_misses_unknown_keys():
     exact, classes = new_table(1)
-    assert exact.shape == classes.shape == (entries_for(1) // 2 + HEADER_ROWS, 4)
+    assert exact.shape == classes.shape
+    assert half_entries(exact) == half_entries(classes) == entries_for(1) // 2
+    # after the entries: one spill byte per class bucket (32 to a row), then the header
+    assert exact.shape[0] == entries_for(1) // 2 * (1 + 1 / CLASS_WAYS / 32) + HEADER_ROWS
     w = (np.uint64(12345), np.uint64(6), np.uint64(77), np.uint64(88))
     assert tt_lookup(classes, *w) == (0, 0, 13, 0, 0)
     tt_store(classes, *w, ALL, 5, 2, 5, 0, 1)
@@ -190,8 +198,9 @@ def test_large_tables_and_memos_start_on_huge_pages():
 
     exact, classes = new_tables(8, 2)
     assert exact.ctypes.data % (1 << 21) == 0 and classes.ctypes.data % (1 << 21) == 0
-    # the tables after the first: 64 bytes (the halves' headers) a table past a boundary
-    assert exact[1].ctypes.data % (1 << 21) == 64 == classes[1].ctypes.data % (1 << 21)
+    # the tables after the first: a half's spill bytes and header past a boundary
+    past = 32 * (exact.shape[1] - half_entries(exact[0]))
+    assert exact[1].ctypes.data % (1 << 21) == past == classes[1].ctypes.data % (1 << 21)
     memo = new_ruff_memo(1 << 17)
     assert memo.ctypes.data % (1 << 21) == 0 and memo.shape == (1 << 17, 3) and not memo.any()
     small = aligned_zeros((5, 4))
@@ -252,8 +261,7 @@ def test_window_starts_small_each_generation_and_doubles_keeping_its_entries():
     # found before the store that doubles a window is found after, but one the store
     # itself may evict
     exact, classes = new_table(8)  # halves of 2**17 entries, 8 times WINDOW_MIN
-    rows = exact.shape[0] - HEADER_ROWS
-    assert rows == 8 * WINDOW_MIN
+    assert half_entries(exact) == 8 * WINDOW_MIN
     assert _window_of(exact) == _window_of(classes) == 0  # none yet: every bucket
     rng = np.random.default_rng(5)
     keys = rng.integers(1, 1 << 62, size=(2 * WINDOW_MIN, 4), dtype=np.uint64)
@@ -287,4 +295,52 @@ def test_window_never_passes_the_half():
     rng = np.random.default_rng(6)
     for k in rng.integers(1, 1 << 62, size=(WINDOW_MIN, 2), dtype=np.uint64):
         exact_store(exact, k[0], k[1], np.uint64(0), np.uint64(0), 3, 1, 9, 0, 1)
-    assert _window_of(exact) == exact.shape[0] - HEADER_ROWS == WINDOW_MIN
+    assert _window_of(exact) == half_entries(exact) == WINDOW_MIN
+
+
+def _classes_of_one_key(n, dist, meta):
+    """n classes of one (dist, meta): k 3 spades, 2 hearts, owner words all different."""
+    kw = np.uint64(0x0023)
+    return kw, [np.uint64((i & 63) | ((i >> 6) << 26)) for i in range(n)]
+
+
+def test_classes_of_one_key_spill_past_their_bucket_and_are_found():
+    # a bucket full of the generation's entries sends a new class to the next bucket with
+    # room, up to CLASS_SPILL buckets on: (1 + CLASS_SPILL) x CLASS_WAYS classes of one
+    # (dist, meta) are all found again; without spills (misère) one bucket's worth
+    n = (1 + CLASS_SPILL) * CLASS_WAYS
+    dist, meta = np.uint64(0x1111_2222_3333_4444), np.uint64(0x0123)
+    kw, owners = _classes_of_one_key(n, dist, meta)
+    for spill, found in ((CLASS_SPILL, n), (0, CLASS_WAYS)):
+        _, classes = new_table(1)
+        for i, o1 in enumerate(owners):
+            tt_store(classes, dist, meta, o1, np.uint64(0), kw, 3, 1 + i % 5, 13, 0, 1, spill)
+        got = [tt_lookup(classes, dist, meta, o1, np.uint64(0))[0] for o1 in owners]
+        hits = [lo for lo in got if lo > 0]
+        assert len(hits) == found
+        assert all(lo == 1 + i % 5 for i, lo in enumerate(got) if lo > 0)
+
+
+def test_spilled_classes_wrap_round_the_window_and_move_with_its_doubling():
+    # a key hashed to the window's last bucket spills into its first ones; when the
+    # window doubles, each spilled entry moves with its key's bucket, and every class of
+    # the key stored before is still found after (others fill the window meanwhile)
+    exact, classes = new_table(8)
+    meta = np.uint64(0x0123)
+    tt_store(classes, np.uint64(1), meta, U, U, ALL, 3, 1, 13, 0, 1)  # the window opens
+    last = WINDOW_MIN - CLASS_WAYS
+    dist = next(np.uint64(d) for d in range(1, 1 << 20)
+                if _bucket(classes, np.uint64(d), meta, CLASS_WAYS) == last)
+    kw, owners = _classes_of_one_key(3 * CLASS_WAYS, dist, meta)
+    for o1 in owners:
+        tt_store(classes, dist, meta, o1, U, kw, 3, 2, 13, 0, 1)
+
+    def found():
+        return sum(tt_lookup(classes, dist, meta, o1, U)[0] == 2 for o1 in owners)
+
+    assert found() == len(owners)
+    rng = np.random.default_rng(7)
+    for k in rng.integers(1, 1 << 62, size=(2 * WINDOW_MIN, 4), dtype=np.uint64):
+        tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1)
+    assert _window_of(classes) == 8 * WINDOW_MIN  # it doubled three times
+    assert found() == len(owners)
