@@ -44,8 +44,9 @@ best lead in 15..22 (`move_code`: 0 for none, else 0x80 | suit << 4 | relative r
 the class key's meta in 23..35 and k nibbles in 36..51, and the generation (modulo
 4096) in 52..63. The best lead is only a hint for move ordering. Buckets hold `WAYS`
 consecutive entries in the exact half, `CLASS_WAYS` in the class half: every class of one
-(dist, meta) shares one bucket, and a bucket probed held on average 5.9 entries of the
-position's (dist, meta) with 8 ways, so classes crowded each other out (numeric solves of
+(dist, meta) has one bucket (and those it spills into, below), and a bucket probed held
+on average 5.9 entries of the position's (dist, meta) with 8 ways, so classes crowded
+each other out (numeric solves of
 seed-777 deals 0-7: 53.9, 46.9, 41.8, 38.2 and 35.7 million nodes with 8, 16, 32, 64 and
 128 ways; all jobs of deals 0-19 side by side 49.5 -> 34.7 s with 32, 46.1 -> 32.9 s
 with 64, which scans twice as many entries a probe). A store replaces an empty entry
@@ -60,14 +61,19 @@ records how many buckets past it its keys reach; lookups and stores scan that fa
 (dist, meta) with many classes keeps up to (1 + CLASS_SPILL) x CLASS_WAYS of them, where
 a light one still costs one bucket's scan. DDS keeps every entry of a deal, a list per
 suit-length pattern. Forty-second session, on the solver bench's 500 bridge jobs: 150.56
-M nodes with one bucket; 139.24, 131.98, 128.01 M spilling 1, 3, 7 buckets (plain
-buckets of 64, 128 and 512 ways: 138.69, 131.48, 125.56 M, but every probe scanned them
-whole: 64 ways took 0.980 of the time, 8-bit tags per way read first 0.978, the matching
-entries being scattered over the bucket). Time, side by side: spilling 3 0.945, 7 0.940
-of that, 15 1.019 of 7; spilling 7 against one bucket, bridge 0.938-0.939, numeric jobs
-of seed-777 deals 0-99 0.873-0.887. Misère (the search passes `spill` 0 there) held
-~100 classes of a (dist, meta) with ~3 distinct k patterns, so its lookups compared ~97
-entries each: 1.076 of the time for 0.885 of the nodes. Without spills it is as before.
+M nodes with 32 ways and no spill; 139.24, 131.98, 128.01 M with 32 ways spilling 1, 3,
+7 buckets (plain buckets of 64, 128 and 512 ways: 138.69, 131.48, 125.56 M, but every
+probe scanned them whole: 64 ways took 0.980 of the time, 8-bit tags per way read first
+0.978, the matching entries being scattered over the bucket). Time, side by side (3
+rounds): 32 ways spilling 3 0.945 of no spill, 7 0.940 of 3, 15 1.019 of 7; 32 ways
+spilling 7 against no spill, bridge 0.938-0.939, numeric jobs of seed-777 deals 0-99
+0.873-0.887. Then buckets of 16 ways spilling 15 (the same 256 ways at most, 128.01 M
+nodes; a light key scans 8 lines, not 16): bridge 0.937 of 32 x 7, numeric 1.004; 8
+ways spilling 31, bridge 0.991 of 16 x 15. Misère (the search passes `spill` 0 there)
+held ~100 classes of a (dist, meta) with ~3 distinct k patterns, so with spills its
+lookups compared ~97 entries each: 1.076 of the time for 0.885 of the nodes (32 x 7).
+Without spills, 16 ways: misère nodes 1.035 of 32 ways', time 0.973; spilling one
+bucket, 1.013 of that.
 
 Each half is used through a *window*, its first `window` entries (the bucket count a key
 is hashed into; the header after the buckets holds it, `new_tables`). A store under a new
@@ -107,8 +113,8 @@ from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1
 from kernels.jit import NO_REFCOUNT, njit
 
 WAYS = 8
-CLASS_WAYS = 32
-CLASS_SPILL = 7  # further buckets a class bucket's entries may spill into (`tt_store`)
+CLASS_WAYS = 16
+CLASS_SPILL = 15  # further buckets a class bucket's entries may spill into (`tt_store`)
 ENTRY_BYTES = 32
 HEADER_ROWS = 2  # after each half's spill bytes: its window (see the module doc), one line
 SPILLS_PER_ROW = 32  # one spill byte per class bucket, 32 to a row of the half
