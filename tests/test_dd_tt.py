@@ -298,8 +298,9 @@ def test_window_never_passes_the_half():
     assert _window_of(exact) == half_entries(exact) == WINDOW_MIN
 
 
-def _classes_of_one_key(n, dist, meta):
-    """n classes of one (dist, meta): k 3 spades, 2 hearts, owner words all different."""
+def _classes_of_one_key(n):
+    """k nibbles and n owner words of classes of one key: k 3 spades and 2 hearts, the
+    owners of those cards all different."""
     kw = np.uint64(0x0023)
     return kw, [np.uint64((i & 63) | ((i >> 6) << 26)) for i in range(n)]
 
@@ -310,7 +311,7 @@ def test_classes_of_one_key_spill_past_their_bucket_and_are_found():
     # (dist, meta) are all found again; without spills (misère) one bucket's worth
     n = (1 + CLASS_SPILL) * CLASS_WAYS
     dist, meta = np.uint64(0x1111_2222_3333_4444), np.uint64(0x0123)
-    kw, owners = _classes_of_one_key(n, dist, meta)
+    kw, owners = _classes_of_one_key(n)
     for spill, found in ((CLASS_SPILL, n), (0, CLASS_WAYS)):
         _, classes = new_table(1)
         for i, o1 in enumerate(owners):
@@ -331,7 +332,7 @@ def test_spilled_classes_wrap_round_the_window_and_move_with_its_doubling():
     last = WINDOW_MIN - CLASS_WAYS
     dist = next(np.uint64(d) for d in range(1, 1 << 20)
                 if _bucket(classes, np.uint64(d), meta, CLASS_WAYS) == last)
-    kw, owners = _classes_of_one_key(3 * CLASS_WAYS, dist, meta)
+    kw, owners = _classes_of_one_key(3 * CLASS_WAYS)
     for o1 in owners:
         tt_store(classes, dist, meta, o1, U, kw, 3, 2, 13, 0, 1)
 
