@@ -429,15 +429,34 @@ def _grow(table, ways):
 
 
 @njit(**NO_REFCOUNT)
-def _bucket(table, a, b, ways):
-    """First entry index of the bucket (`ways` entries) of key words (a, b) in one half
-    of the table."""
+def _hash(a, b):
+    """The hash of key words (a, b); its low bits choose a bucket."""
     h = (a * _M1) ^ ((b ^ (b >> np.uint64(29))) * _M2)
     h ^= h >> np.uint64(29)
     h *= _M1
-    h ^= h >> np.uint64(32)
+    return h ^ (h >> np.uint64(32))
+
+
+@njit(**NO_REFCOUNT)
+def _bucket(table, a, b, ways):
+    """First entry index of the bucket (`ways` entries) of key words (a, b) in one half
+    of the table."""
     nb = np.uint64(_window(table) // ways)
-    return np.int64(h & (nb - U1)) * ways
+    return np.int64(_hash(a, b) & (nb - U1)) * ways
+
+
+@njit(**NO_REFCOUNT)
+def _home(classes, dist, meta):
+    """(bucket number, last bucket number of the window) of a class key: its entries lie
+    in that bucket and the `_spill` ones after it, wrapping at the window's end."""
+    last = _window(classes) // CLASS_WAYS - 1
+    return np.int64(_hash(dist, meta) & np.uint64(last)), last
+
+
+@njit(**NO_REFCOUNT)
+def _current(d, g):
+    """Whether data word d was stored under generation g (modulo 4096)."""
+    return (d >> _GEN_SHIFT) == (np.uint64(g) & _GEN)
 
 
 @njit(**NO_REFCOUNT)
@@ -507,7 +526,7 @@ def _victim(table, base, ways, g):
         if d == U0:
             return i
         cost = _cost(d)
-        if (d >> _GEN_SHIFT) == (np.uint64(g) & _GEN):
+        if _current(d, g):
             cost += 128
         if cost < victim_cost:
             victim_cost = cost
@@ -652,9 +671,7 @@ def tt_lookup(classes, dist, meta, o1, o2, need=0):
     target), of the bounds that settle it (lower >= need, upper < need) the one resting on
     the fewest cards (the least k nibbles in all) is returned: the search passes that
     relevance up, and the fewer cards it names the more positions the result covers."""
-    base = _bucket(classes, dist, meta, CLASS_WAYS)
-    b = base // CLASS_WAYS
-    last = _window(classes) // CLASS_WAYS - 1
+    b, last = _home(classes, dist, meta)
     lo = 0
     klo = U0
     up = 13
@@ -710,7 +727,7 @@ def _free_way(classes, base, g):
     for w in range(CLASS_WAYS):
         i = base + w
         d = classes[np.uint64(i), 3]
-        if d == U0 or (d >> _GEN_SHIFT) != (np.uint64(g) & _GEN):
+        if d == U0 or not _current(d, g):
             return i
     return -1
 
@@ -725,9 +742,7 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, sp
     spill byte then counts how far, and `tt_lookup` scans that far), else over the
     cheapest entry of its bucket (the module doc)."""
     _start(classes, gen, CLASS_WAYS)
-    base = _bucket(classes, dist, meta, CLASS_WAYS)
-    b = base // CLASS_WAYS
-    last = _window(classes) // CLASS_WAYS - 1
+    b, last = _home(classes, dist, meta)
     spilled = _spill(classes, b)
     m1, m2 = _owner_masks(kw)
     e1 = o1 & m1
@@ -750,4 +765,4 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, sp
                 _set_spill(classes, b, s)
             _write(classes, i, dist, e1, e2, word, CLASS_WAYS)
             return
-    _place(classes, base, CLASS_WAYS, gen, dist, e1, e2, word)
+    _place(classes, b * CLASS_WAYS, CLASS_WAYS, gen, dist, e1, e2, word)
