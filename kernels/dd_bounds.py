@@ -482,6 +482,8 @@ def trump_length_tricks(hands, d, trump, side):
     for q in range(4):
         if ((side >> q) & 1) == 0:
             theirs |= hands[q]
+    if (theirs & tm) == U0:
+        return popcount(mine), U0  # nothing to beat them: the lengths decide
     return unbeaten_trumps(mine, theirs & tm), mine & (U0 - mine)
 
 
@@ -526,6 +528,34 @@ def guarded_behind(hands, q, trump):
     if above == U0 or (above & ~hands[(q + 3) & 3]) != U0:
         return False, U0
     return popcount(mine) - 1 >= popcount(above), x
+
+
+@njit(**NO_REFCOUNT)
+def top_two_split(hands, trump):
+    """(seat of the highest trump, seat of the second, relevance) when those are two
+    different hands not both holding one trump only, else (-1, -1, 0).
+
+    Such a pair takes two tricks for its side whoever leads: the first trick in which
+    either plays a trump can hold only one of the two (a hand with two trumps or more
+    has not yet played one, and plays a lower one when the other must play its top
+    trump; played alone, a top trump wins, R20), and the other is then the highest
+    trump left. It rests on the owners of the two (the trumps down to the second)."""
+    tm = SUIT_MASK[trump]
+    t = (hands[0] | hands[1] | hands[2] | hands[3]) & tm
+    if popcount(t) < 2:
+        return -1, -1, U0
+    a = U1 << np.uint64(63 - leading_zeros(t))
+    k = U1 << np.uint64(63 - leading_zeros(t ^ a))
+    sa = -1
+    sk = -1
+    for q in range(4):
+        if hands[q] & a:
+            sa = q
+        if hands[q] & k:
+            sk = q
+    if sa == sk or (popcount(hands[sa] & tm) == 1 and popcount(hands[sk] & tm) == 1):
+        return -1, -1, U0
+    return sa, sk, k
 
 
 @njit(**NO_REFCOUNT)
@@ -780,7 +810,8 @@ def cannot_take_all(hands, side, r):
             total += longest
         else:
             theirs = True
-            rel |= top
+            if longest > 0:  # (a suit the side holds none of is theirs by the lengths)
+                rel |= top
     return theirs and total < r, rel
 
 
@@ -962,6 +993,24 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
     up_rel = U0
     lone = (maxmask & (maxmask - 1)) == 0  # one seat alone (a Boston declarer)
     if trump >= 0:
+        tm = SUIT_MASK[trump]
+        # a side whose opponents hold no trump takes a trick with each trump of its hand
+        # longest in trumps, whoever holds which: bounds resting on the suit lengths alone
+        # (DDS's LaterTricks)
+        most_max = 0
+        most_min = 0
+        for q in range(4):
+            n = popcount(hands[q] & tm)
+            if (maxmask >> q) & 1:
+                most_max = max(most_max, n)
+            else:
+                most_min = max(most_min, n)
+        if most_min == 0:
+            lower = most_max
+        elif most_max == 0:
+            upper = r - most_min
+        if _settles(lower, upper, need):
+            return lower, upper, lo_rel, up_rel
         # only the holder of the highest trump has top trumps: its run is their relevance
         tops, trel = top_trumps(hands, trump)
         for q in range(4):
@@ -975,6 +1024,21 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
             elif r - n < upper:
                 upper = r - n
                 up_rel = trel
+        if _settles(lower, upper, need):
+            return lower, upper, lo_rel, up_rel
+        if need <= 2 or need >= r - 1:
+            # the two highest trumps with one side, in two hands not both singletons
+            sa, sk, krel = top_two_split(hands, trump)
+            if sa >= 0 and ((maxmask >> sa) & 1) == ((maxmask >> sk) & 1):
+                if (maxmask >> sa) & 1:
+                    if min(2, r) > lower:
+                        lower = min(2, r)
+                        lo_rel = krel
+                elif r - 2 < upper:
+                    upper = max(r - 2, 0)
+                    up_rel = krel
+                if _settles(lower, upper, need):
+                    return lower, upper, lo_rel, up_rel
         if lone:
             long_t, lrel = trump_length_tricks(hands, trailing_zeros(np.uint64(maxmask)), trump,
                                                maxmask)
@@ -992,8 +1056,7 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
             # each strain: 122.56 -> 113.73 million nodes
             for q in range(4):
                 ours = (maxmask >> q) & 1
-                if need > 0 and popcount(hands[q] & SUIT_MASK[trump]) < (
-                        need if ours else r - need + 1):
+                if need > 0 and popcount(hands[q] & tm) < (need if ours else r - need + 1):
                     continue
                 n, qrel = trump_length_tricks(hands, q, trump, maxmask if ours else 15 ^ maxmask)
                 if ours:
@@ -1005,21 +1068,33 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
                     up_rel = qrel
         if _settles(lower, upper, need):
             return lower, upper, lo_rel, up_rel
-    if trump >= 0 and lower == 0 and r >= 1 and need <= 1:
-        # a trump guarded behind the higher ones wins a trick while the other side leads;
-        # a lone declarer on lead first leads a side card (winning, or handing the lead on)
-        for q in range(4):
-            if (maxmask >> q) & 1 and (((maxmask >> leader) & 1) == 0 or (
-                    lone and leader == q and (hands[q] & ~SUIT_MASK[trump]) != U0)):
-                ok, grel = guarded_behind(hands, q, trump)
-                if not ok and lone:
-                    ok, grel = trump_challenge(hands, q, trump)
-                if ok:
-                    lower = 1
-                    lo_rel = grel
-                    break
-        if _settles(lower, upper, need):
-            return lower, upper, lo_rel, up_rel
+        if r >= 1 and (need <= 1 or need == r):
+            # a trump guarded behind the higher ones wins a trick while the other side
+            # leads (`guarded_behind`): for the maximising side when the other leads, or
+            # when a lone declarer on lead can first lead a side card (winning, or handing
+            # the lead on); for the other side when the maximising side leads and needs
+            # every trick (to take them all it must keep the lead)
+            on_max = (maxmask >> leader) & 1
+            for q in range(4):
+                if (maxmask >> q) & 1:
+                    if lower > 0 or need > 1 or (on_max and not (
+                            lone and (hands[q] & ~tm) != U0)):
+                        continue
+                    ok, grel = guarded_behind(hands, q, trump)
+                    if not ok and lone:
+                        ok, grel = trump_challenge(hands, q, trump)
+                    if ok:
+                        lower = 1
+                        lo_rel = grel
+                        break
+                elif on_max and upper == r and (need <= 0 or need == r):
+                    ok, grel = guarded_behind(hands, q, trump)
+                    if ok:
+                        upper = r - 1
+                        up_rel = grel
+                        break
+            if _settles(lower, upper, need):
+                return lower, upper, lo_rel, up_rel
     on_lead = maxmask if (maxmask >> leader) & 1 else 15 ^ maxmask
     if (need <= 0 or need == 1 or need == r) and (
             trump < 0 or ((hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[trump]) == U0):

@@ -24,6 +24,7 @@ from kernels.dd_bounds import (
     sure_cap,
     sure_tricks,
     top_trumps,
+    top_two_split,
     trump_challenge,
     trump_length_tricks,
 )
@@ -122,19 +123,24 @@ def _same_class(hands, rel, rng):
     return _shuffle_small_cards(hands, rng, lows)
 
 
+def _trump_endings(rng, count):
+    """`count` random endings of 2 to 4 cards a hand with a random trump suit:
+    (cards a hand, hands as ints, as the kernels' array, trump)."""
+    for _ in range(count):
+        k = rng.randint(2, 4)
+        hands = random_ending(rng, k)
+        yield k, hands, np.array(hands, np.uint64), rng.randint(0, 3)
+
+
 def test_r20_unbeaten_trumps_bound_every_position_of_their_class():
     # the bound of each hand's unbeaten trumps, for its side (one seat, partners, three)
     # and against it, holds on random endings and on a position sharing the class its
     # relevance names (what the transposition table reuses it for); brute force
     rng = random.Random(3030)
     checked = 0
-    for _ in range(sized(120, 1200)):
-        k = rng.randint(2, 4)
-        hands = random_ending(rng, k)
-        trump = rng.randint(0, 3)
+    for k, hands, arr, trump in _trump_endings(rng, sized(120, 1200)):
         leader = rng.randint(0, 3)
         mask = rng.choice([1, 2, 4, 8, 5, 10, 7, 14])
-        arr = np.array(hands, np.uint64)
         v = brute_value(hands, trump, leader, mask, mask)
         lo, up, _, _ = quick_bounds(arr, leader, trump, mask, mask, 0)
         assert lo <= v <= up
@@ -181,6 +187,73 @@ def test_r19_r20_trump_guarded_behind_the_higher_ones_wins_a_trick():
     # the higher clubs with the seat after E (S) instead: nothing sure either
     _, arr = _deal("C9 C8 SA SK", "CQ C5 C3 HA", "CA CK C7 SQ", "CJ CT C6 SJ")
     assert not guarded_behind(arr, 1, 3)[0]
+
+
+def test_r19_r20_guarded_trump_denies_the_side_on_lead_every_trick():
+    # spades trump, N-S maximising on lead need all four tricks, but E's SK sits behind
+    # N's SA with a small spade: while N-S lead, E keeps the king until N's ace is gone
+    # (DDS's LaterTricks): an upper bound of three resting on the SA and SK alone
+    hands, arr = _deal("SA S5 HA HK", "SK S2 D2 D3", "SQ HQ HJ HT", "C2 C3 C4 C5")
+    lo, up, _, up_rel = quick_bounds(arr, 0, 0, 5, 5, 4)
+    assert up == 3 and up_rel == np.uint64(_cards("SK"))
+    assert quick_bounds(arr, 0, 0, 5, 5, 0)[1] <= 3
+    assert brute_value(hands, 0, 0, 5, 5) <= 3
+    # the same bound holds wherever the cards below the king lie (its class)
+    rng = random.Random(11)
+    for _ in range(sized(4, 20)):
+        pos = _same_class(hands, _cards("SK"), rng)
+        assert brute_value(pos, 0, 0, 5, 5) <= 3, pos
+
+
+def test_r20_two_top_trumps_in_two_hands_take_two_tricks():
+    # hearts trump: N holds HA alone, S the HK with a small one: they can never be made
+    # to fall together, so N-S take two tricks whoever leads, resting on the HA and HK
+    hands, arr = _deal("HA SA", "H9 H8", "HK H2", "HQ HJ")
+    assert top_two_split(arr, 1) == (0, 2, np.uint64(_cards("HK")))
+    for leader in range(4):
+        assert quick_bounds(arr, leader, 1, 5, 5, 2)[0] >= 2
+        assert quick_bounds(arr, leader, 1, 10, 10, 1)[1] == 0  # E-W, maximising: none
+        assert brute_value(hands, 1, leader, 5, 5) == 2
+    # both singletons: E-W lead a heart and the two crash (N-S take one trick)
+    hands, arr = _deal("HA SA", "H9 H8", "HK S2", "HQ HJ")
+    assert top_two_split(arr, 1)[0] == -1
+    assert brute_value(hands, 1, 1, 5, 5) == 1
+    # in one hand the two are top trumps already (`top_trumps`), not a split
+    _, arr = _deal("HA HK", "H9 H8", "S3 S2", "HQ HJ")
+    assert top_two_split(arr, 1)[0] == -1
+
+
+def test_r19_r20_top_two_trumps_bound_every_position_of_their_class():
+    # random endings: whenever the two highest trumps lie in two hands of one side, not
+    # both singletons, that side (partners, three defenders, or two of them) takes two
+    # tricks whoever leads, on the position and on one sharing its class; brute force
+    rng = random.Random(4141)
+    checked = 0
+    for _, hands, arr, trump in _trump_endings(rng, sized(200, 2000)):
+        sa, sk, rel = top_two_split(arr, trump)
+        if sa < 0:
+            continue
+        checked += 1
+        pair = (1 << sa) | (1 << sk)
+        mask = rng.choice([m for m in (5, 10, 7, 11, 13, 14) if m & pair == pair] + [pair])
+        leader = rng.randint(0, 3)
+        for pos in (hands, _same_class(hands, int(rel), rng)):
+            assert brute_value(pos, trump, leader, mask, mask) >= 2, (pos, trump, leader, mask)
+    assert checked >= sized(200, 2000) // 10
+
+
+def test_r20_trumps_of_a_side_whose_opponents_hold_none_rest_on_lengths_alone():
+    # diamonds trump, only E-W hold diamonds: each of E's three wins a trick, whoever
+    # holds which; the bound rests on the suit lengths only (no card named)
+    hands, arr = _deal("SA SK SQ HA", "DQ D9 D2 C2", "HK HQ HJ S2", "DA C3 C4 C5")
+    assert trump_length_tricks(arr, 1, 2, 10) == (3, np.uint64(0))
+    lo, up, lo_rel, up_rel = quick_bounds(arr, 0, 2, 5, 5, 2)
+    assert up == 1 and up_rel == np.uint64(0)
+    assert brute_value(hands, 2, 0, 5, 5) <= 1
+    # a lone declarer without trumps against three: the longest defender in trumps
+    lo, up, _, up_rel = quick_bounds(arr, 0, 2, 1, 1, 2)
+    assert up <= 1 and up_rel == np.uint64(0)
+    assert brute_value(hands, 2, 0, 1, 1) <= 1
 
 
 def test_r20_sure_tricks_cross_to_a_partner_holding_the_top_card():
@@ -326,9 +399,9 @@ def test_r20_side_on_lead_cannot_take_every_trick_past_a_top_card():
     # (hearts: longest holding 2) give at most 2 leads that win
     hands, arr = _deal("HA HK S2", "SA D2 D3", "HQ S3 C2", "D4 D5 C3")
     short, rel = cannot_take_all(arr, 5, 3)
-    # it rests on E-W's top cards (SA, D5, C3) alone: N's HA could be anyone's, and the
-    # sum only shrinks
-    assert short and rel == _cards("SA", "D5", "C3")
+    # it rests on E-W's top cards (SA, C3) alone: N's HA could be anyone's, and the sum
+    # only shrinks; diamonds, which N-S hold none of, are E-W's by the suit lengths
+    assert short and rel == _cards("SA", "C3")
     assert quick_bounds(arr, 0, -1, 5, 5, 0)[1] == 2
     assert brute_value(hands, -1, 0, 5, 5) <= 2
     # the other way round: E-W on lead need all three, but only spades are theirs (E's
