@@ -1039,6 +1039,33 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
                     up_rel = krel
                 if _settles(lower, upper, need):
                     return lower, upper, lo_rel, up_rel
+        if r >= 1 and (need <= 1 or need == r):
+            # a trump guarded behind the higher ones wins a trick while the other side
+            # leads (`guarded_behind`): for the maximising side when the other leads, or
+            # when a lone declarer on lead can first lead a side card (winning, or handing
+            # the lead on); for the other side when the maximising side leads and needs
+            # every trick (to take them all it must keep the lead)
+            on_max = (maxmask >> leader) & 1
+            for q in range(4):
+                if (maxmask >> q) & 1:
+                    if lower > 0 or need > 1 or (on_max and not (
+                            lone and (hands[q] & ~tm) != U0)):
+                        continue
+                    ok, grel = guarded_behind(hands, q, trump)
+                    if not ok and lone:
+                        ok, grel = trump_challenge(hands, q, trump)
+                    if ok:
+                        lower = 1
+                        lo_rel = grel
+                        break
+                elif on_max and upper == r and (need <= 0 or need == r):
+                    ok, grel = guarded_behind(hands, q, trump)
+                    if ok:
+                        upper = r - 1
+                        up_rel = grel
+                        break
+            if _settles(lower, upper, need):
+                return lower, upper, lo_rel, up_rel
         if lone:
             long_t, lrel = trump_length_tricks(hands, trailing_zeros(np.uint64(maxmask)), trump,
                                                maxmask)
@@ -1068,33 +1095,6 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
                     up_rel = qrel
         if _settles(lower, upper, need):
             return lower, upper, lo_rel, up_rel
-        if r >= 1 and (need <= 1 or need == r):
-            # a trump guarded behind the higher ones wins a trick while the other side
-            # leads (`guarded_behind`): for the maximising side when the other leads, or
-            # when a lone declarer on lead can first lead a side card (winning, or handing
-            # the lead on); for the other side when the maximising side leads and needs
-            # every trick (to take them all it must keep the lead)
-            on_max = (maxmask >> leader) & 1
-            for q in range(4):
-                if (maxmask >> q) & 1:
-                    if lower > 0 or need > 1 or (on_max and not (
-                            lone and (hands[q] & ~tm) != U0)):
-                        continue
-                    ok, grel = guarded_behind(hands, q, trump)
-                    if not ok and lone:
-                        ok, grel = trump_challenge(hands, q, trump)
-                    if ok:
-                        lower = 1
-                        lo_rel = grel
-                        break
-                elif on_max and upper == r and (need <= 0 or need == r):
-                    ok, grel = guarded_behind(hands, q, trump)
-                    if ok:
-                        upper = r - 1
-                        up_rel = grel
-                        break
-            if _settles(lower, upper, need):
-                return lower, upper, lo_rel, up_rel
     on_lead = maxmask if (maxmask >> leader) & 1 else 15 ^ maxmask
     if (need <= 0 or need == 1 or need == r) and (
             trump < 0 or ((hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[trump]) == U0):
