@@ -472,7 +472,8 @@ def trump_length_tricks(hands, d, trump, side):
     lower trumps of d (found greedily: each opposing trump, lowest first, takes d's
     lowest trump still unmatched below it), each in a trick of its own. It rests on the
     owners of the trumps from the top down to d's lowest one; lower trumps beat none of
-    d's.
+    d's. When the other side holds no trump it rests on the suit lengths alone: every
+    trump of d's wins a trick, whoever holds which (DDS's LaterTricks names no card).
     """
     tm = SUIT_MASK[trump]
     mine = hands[d] & tm
