@@ -993,6 +993,7 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
     lo_rel = U0
     up_rel = U0
     lone = (maxmask & (maxmask - 1)) == 0  # one seat alone (a Boston declarer)
+    on_lead = maxmask if (maxmask >> leader) & 1 else 15 ^ maxmask
     if trump >= 0:
         tm = SUIT_MASK[trump]
         # a side whose opponents hold no trump takes a trick with each trump of its hand
@@ -1046,7 +1047,7 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
             # when a lone declarer on lead can first lead a side card (winning, or handing
             # the lead on); for the other side when the maximising side leads and needs
             # every trick (to take them all it must keep the lead)
-            on_max = (maxmask >> leader) & 1
+            on_max = on_lead == maxmask
             for q in range(4):
                 if (maxmask >> q) & 1:
                     if lower > 0 or need > 1 or (on_max and not (
@@ -1096,7 +1097,6 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
                     up_rel = qrel
         if _settles(lower, upper, need):
             return lower, upper, lo_rel, up_rel
-    on_lead = maxmask if (maxmask >> leader) & 1 else 15 ^ maxmask
     if (need <= 0 or need == 1 or need == r) and (
             trump < 0 or ((hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[trump]) == U0):
         # the side on lead needs every trick left to beat the other side's top card (it
