@@ -49,7 +49,15 @@ budget, is kernels.dd_trump_game, asked by the search itself.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_state import FULL_DECK, SUIT_MASK, U0, U1, current_winner_trump, sequence_bottoms
+from kernels.dd_state import (
+    FULL_DECK,
+    SUIT_MASK,
+    U0,
+    U1,
+    current_winner_trump,
+    sequence_bottoms,
+    suit_of,
+)
 from kernels.jit import NO_REFCOUNT, njit
 
 _FF = np.uint64(0xFF)
@@ -1147,10 +1155,10 @@ def side_takes_trick(hands, trick, nplayed, leader, trump, side):
     suit still to play): the relevance is that card. DDS asks the same of the second hand
     (QuickTricksSecondHand).
     """
-    led = trick[0] // 13
+    led = suit_of(trick[0])
     wi = current_winner_trump(trick, nplayed, trump)
     wcard = trick[wi]
-    if wcard // 13 != led:
+    if suit_of(wcard) != led:
         return False, U0  # ruffed already: left to the search
     sm = SUIT_MASK[led]
     own = U0

@@ -24,6 +24,7 @@ from kernels.dd_state import (
     lowest_bit,
     run_above,
     sequence_bottoms,
+    suit_of,
 )
 from kernels.jit import NO_REFCOUNT, njit
 
@@ -31,7 +32,7 @@ from kernels.jit import NO_REFCOUNT, njit
 @njit(**NO_REFCOUNT)
 def _higher_in_suit(card):
     """Mask of the cards of `card`'s suit ranked above it."""
-    s = card // 13
+    s = suit_of(card)
     above = ~((U1 << np.uint64(card + 1)) - U1)  # bits strictly above card
     return above & SUIT_MASK[s]
 
@@ -58,9 +59,9 @@ def _beats(follow, ruff, card, led, trump):
     higher card of the suit led when it follows (nothing beats a ruff then), or, void, any
     trump over a card not a trump, a higher one over a trump."""
     if follow >= 0:
-        return card // 13 == led and follow > card
+        return suit_of(card) == led and follow > card
     if ruff >= 0:
-        return card // 13 != trump or ruff > card
+        return suit_of(card) != trump or ruff > card
     return False
 
 
@@ -381,8 +382,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
-            rank = c % 13
-            s = c // 13
+            s = suit_of(c)
+            rank = c - 13 * s
             higher = _higher_in_suit(c)
             if self_good == 1:
                 if s != pen_suit:
@@ -434,11 +435,11 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             scores[n] = sc
             n += 1
     else:
-        led = trick[0] // 13
+        led = suit_of(trick[0])
         wi = current_winner_trump(trick, nplayed, trump)
         wseat = (leader + wi) & 3
         wcard = trick[wi]
-        wsuit = wcard // 13
+        wsuit = suit_of(wcard)
         good_now = (good >> wseat) & 1
         # does the card now winning survive the players still to come, and can a partner
         # still to play beat it? And the opponents still to play: the highest card of the
@@ -462,8 +463,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
-            rank = c % 13
-            s = c // 13
+            s = suit_of(c)
+            rank = c - 13 * s
             beats = (s == wsuit and c > wcard) or (s == trump and wsuit != trump)
             if self_good == 1:
                 if beats:

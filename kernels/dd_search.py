@@ -35,6 +35,7 @@ from kernels.dd_state import (
     bit,
     current_winner_trump,
     run_above,
+    suit_of,
 )
 from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
 from kernels.dd_tt import (
@@ -101,10 +102,10 @@ def trick_relevance(row, winner_index):
     """The winning card of a complete trick when it won by rank (another card of its suit
     was played to the trick), else nothing: a relevance mask (kernels.dd_tt)."""
     wcard = row[winner_index]
-    ws = wcard // 13
+    ws = suit_of(wcard)
     n = 0
     for i in range(4):
-        if row[i] // 13 == ws:
+        if suit_of(row[i]) == ws:
             n += 1
     return bit(wcard) if n >= 2 else U0
 
@@ -448,7 +449,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 # skip a card below every relevant card of its suit once another such
                 # card of the suit was tried here (same value, see the doc above), unless
                 # its own run reaches a relevant card (then the run's bottom matters)
-                sm = SUIT_MASK[c // 13]
+                sm = SUIT_MASK[suit_of(c)]
                 rs = rels[ply] & sm
                 small = sm if rs == U0 else ((rs & (U0 - rs)) - U1) & sm
                 if (bit(c) & small) != U0 and (tried[ply] & small) != U0 and (

@@ -109,7 +109,7 @@ import ctypes
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, prefetch_row, trailing_zeros
-from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1
+from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1, suit_of
 from kernels.jit import NO_REFCOUNT, njit
 
 WAYS = 8
@@ -441,7 +441,7 @@ def _hash(a, b):
 def _bucket(table, a, b, ways):
     """First entry index of the bucket (`ways` entries) of key words (a, b) in one half
     of the table."""
-    nb = np.uint64(_window(table) // ways)
+    nb = np.uint64(_window(table)) // np.uint64(ways)  # unsigned: a shift
     return np.int64(_hash(a, b) & (nb - U1)) * ways
 
 
@@ -449,7 +449,7 @@ def _bucket(table, a, b, ways):
 def _home(classes, dist, meta):
     """(bucket number, last bucket number of the window) of a class key: its entries lie
     in that bucket and the `_spill` ones after it, wrapping at the window's end."""
-    last = _window(classes) // CLASS_WAYS - 1
+    last = np.int64(np.uint64(_window(classes)) // np.uint64(CLASS_WAYS)) - 1
     return np.int64(_hash(dist, meta) & np.uint64(last)), last
 
 
@@ -613,7 +613,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
 @njit(**NO_REFCOUNT)
 def move_code(hands, card):
     """Relative code of a card still in play: its suit and rank among the suit's cards left."""
-    s = card // 13
+    s = suit_of(card)
     present = (hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[s]
     below = present & ((U1 << np.uint64(card)) - U1)
     return 0x80 | (s << 4) | popcount(below)

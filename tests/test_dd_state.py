@@ -8,6 +8,7 @@ from kernels.dd_state import (
     legal_moves,
     run_above,
     sequence_bottoms,
+    suit_of,
     trick_winner,
     validate_hands,
 )
@@ -82,6 +83,13 @@ def test_sequence_bottoms_does_not_carry_across_suits():
     cards = (1 << k_spades) | (1 << two_hearts)
     got = int(sequence_bottoms(np.uint64(cards), np.uint64(1 << a_spades)))
     assert got == cards
+
+
+def test_r2_suit_of_is_floor_division_by_13_for_every_card_id():
+    # card id 13 * suit + rank (API.md; R2: 13 ranks a suit); -1 ("no card") stays -1
+    for card in range(-1, 52):
+        assert suit_of(np.int64(card)) == card // 13
+    assert suit_of.py_func(51) == 3
 
 
 def test_run_above_matches_a_card_by_card_walk():
