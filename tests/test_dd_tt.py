@@ -9,6 +9,7 @@ from kernels.dd_tt import (
     HEADER_ROWS,
     WINDOW_MIN,
     _bucket,
+    _owner_masks,
     aligned_zeros,
     code_card,
     entries_for,
@@ -98,6 +99,15 @@ def test_relevance_round_trip_keeps_the_lowest_relevant_card_per_suit():
     kw = ks_from_relevance(hands, rel)
     assert kw & 0xF == 2 and (kw >> 4) & 0xF == 3 and kw >> 8 == 0
     assert relevance_from_ks(hands, kw) == np.uint64((1 << 11) | (1 << 16))
+
+
+def test_owner_masks_cover_two_bits_a_card_for_the_top_k_of_each_suit():
+    # owner words: suits 0-1 and 2-3, 26 bits (13 cards x 2) a suit; k up to 15 (ALL)
+    for kw in range(0, 1 << 16, 7):
+        k = [(kw >> (4 * s)) & 15 for s in range(4)]
+        want = [((1 << 2 * k[2 * w]) - 1) | (((1 << 2 * k[2 * w + 1]) - 1) << 26)
+                for w in range(2)]
+        assert [int(m) for m in _owner_masks(np.uint64(kw))] == want
 
 
 def test_entry_matches_every_position_agreeing_on_relevant_cards_only():
