@@ -311,7 +311,8 @@ def relevance_from_ks(hands, kw):
 
 
 # [two k nibbles]: the owner-word mask of the top-k cards of two suits (`_owner_masks`)
-_OWNER_MASKS = np.array([((1 << 2 * (b & 15)) - 1) | (((1 << 2 * (b >> 4)) - 1) << 26)
+_OWNER_MASKS = np.array([((1 << 2 * (b & 15)) - 1)
+                         | (((1 << 2 * (b >> 4)) - 1) << int(OWNER_BITS))
                          for b in range(256)], dtype=np.uint64)
 
 
