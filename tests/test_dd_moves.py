@@ -256,3 +256,52 @@ def test_r10_lone_declarer_tries_the_lead_that_last_cut_off_at_the_trick_early()
     assert leads(-1, -1) == [c + 0, h + 3, s + 3]
     assert leads(-1, s + 3) == [s + 3, c + 0, h + 3]
     assert leads(h + 3, s + 3)[0] == h + 3
+
+
+def _west_third_hand(hands, mask, trump=-1):
+    """West's (seat 3) cards, best first, third to play after East's H3 and South's H2;
+    `mask` the seats that maximise and whose tricks count. No card is gone, so each of
+    West's hearts is a run of its own."""
+    h = 13
+    hands = np.array(hands, np.uint64)
+    trick = np.array([h + 1, h + 0, 0, 0], np.int64)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    n = order_moves(hands, trick, 2, 1, np.uint64(0), trump, mask, mask, -1, moves, scores)
+    return [int(c) for c in moves[:n]]
+
+
+def test_r19_r20_third_hand_forces_out_the_fourth_hands_top_card_first():
+    # East leads the H3, South plays the H2; West, third, holds HK H9 H5 and North, last
+    # to play, HA H8 H4. West cannot beat the HA; the H9, the cheapest card above North's
+    # next card (the H8), makes North spend its ace, so it comes first, then the rest
+    # from the lowest up (DDS's third-hand weights). The cheapest card above the trick's
+    # winner came first before (H5, H9, HK). Alike for a bridge partnership (North-South
+    # or East-West maximising) and for a lone declarer North (R10), West a defender
+    h = 13
+    hands = [_cards(h + 12, h + 6, h + 2),  # N: HA H8 H4
+             _cards(0),  # E: S2 (led the H3)
+             _cards(1),  # S: S3 (played the H2)
+             _cards(h + 11, h + 7, h + 3)]  # W: HK H9 H5
+    for mask in (5, 10, 1):
+        assert _west_third_hand(hands, mask) == [h + 7, h + 3, h + 11]
+
+
+def test_r19_r20_third_hand_beats_the_second_hands_card_cheapest_then_plays_low():
+    # East leads the H3 and South plays the H8 over it; North, last, holds HA H6 H4. West,
+    # third, holds HK HT H5: none beats the HA, and North's next card is below the H8, so
+    # West's one try to win is the cheapest card above the H8 (the HT), then the rest from
+    # the lowest up. The cards above the trick's winner all came before the low ones
+    # before (HT, HK, H5)
+    h = 13
+    hands = np.array([_cards(h + 12, h + 4, h + 2),  # N: HA H6 H4
+                      _cards(0),  # E: S2
+                      _cards(1),  # S: S3
+                      _cards(h + 11, h + 8, h + 3)],  # W: HK HT H5
+                     np.uint64)
+    trick = np.array([h + 1, h + 6, 0, 0], np.int64)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    for mask in (5, 10):
+        n = order_moves(hands, trick, 2, 1, np.uint64(0), -1, mask, mask, -1, moves, scores)
+        assert [int(c) for c in moves[:n]] == [h + 8, h + 3, h + 11]
