@@ -310,6 +310,13 @@ def partnership_leads(hands, p, cand, gone, trump, first, killer, left, moves, s
 
 
 @njit(**NO_REFCOUNT)
+def _rel_rank(alls, c):
+    """Card c's relative rank among `alls` (the cards of its suit in play): 1 for the
+    highest."""
+    return popcount(alls & ~((U1 << np.uint64(c)) - U1))
+
+
+@njit(**NO_REFCOUNT)
 def opponents_choice(hands, p, good, s, left):
     """How many cards the opponents of seat p (the seats not in `good`) choose among when p
     leads suit s: each one's cards of the suit, or, void, `left` + 1 (it may discard or ruff
@@ -449,7 +456,14 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         partner_later = False
         opp_follow_top = -1
         opp_ruff_top = -1
-        for j in range(nplayed + 1, 4):
+        # the third hand (the fourth an opponent) and a partnership's second hand, when
+        # they follow suit, are weighed below as DDS weighs them; the others here
+        q4 = (leader + 3) & 3
+        follows = (hand & SUIT_MASK[led]) != U0
+        third = nplayed == 2 and self_good == 1 and ((good >> q4) & 1) == 0 and follows
+        second = nplayed == 1 and self_good == 1 and follows and \
+            good == ((1 << p) | (1 << ((p + 2) & 3)))
+        for j in range(nplayed + 1, 4 if not (third or second) else nplayed + 1):
             q = (leader + j) & 3
             follow, ruff = _tops(hands[q], led, trump)
             if _beats(follow, ruff, wcard, led, trump):
@@ -463,19 +477,19 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         # the third hand following suit where the fourth hand is an opponent, as DDS
         # weighs it (Moves.cpp, WeightAllocTrumpNotvoid2 and NTNotvoid2, written again
         # for any sides): all low when the trick is ruffed, when the side's card already
-        # beats the fourth hand's, or when the hand's cards are too low to matter; else
-        # the cards above `win_line` (they win the trick) first, cheapest first, then
-        # `force`, the cheapest card above the fourth hand's next card below its top
-        # run (it makes the fourth hand spend its top card), or, no such card and the
-        # opponents winning, above their card; then the rest from the lowest up. Before,
-        # every card above the trick's winner came before the low ones, cheapest first.
-        # Forty-fifth session: nodes, the solver bench's bridge jobs 0-499 120.41 ->
-        # 117.78 M (jobs 0-99 20.96 -> 20.38 M; without `force` 22.61 M), numeric
-        # contracts of seed-777 deals 0-39 15.09 -> 14.83 M; `python -m bench.ab`,
-        # bridge jobs 0-499, 3 rounds: 0.991 (the partnerships' form) and 0.953
-        q4 = (leader + 3) & 3
-        third = nplayed == 2 and self_good == 1 and ((good >> q4) & 1) == 0 \
-            and (hand & SUIT_MASK[led]) != U0
+        # beats the fourth hand's, or when the hand's cards are below the trick's winner
+        # or the fourth hand's lowest card; else the cards above `win_line` (they win the
+        # trick) first, cheapest first, then `force`, the cheapest card above the fourth
+        # hand's next card below its top run where that is above the trick's winner (it
+        # makes the fourth hand spend its top card), or, the opponents winning, above
+        # their card; then the rest from the lowest up. Before, every card above the
+        # trick's winner came before the low ones, cheapest first. Forty-fifth session:
+        # nodes, the solver bench's bridge jobs 0-499 120.41 -> 117.78 M (jobs 0-99 20.96
+        # -> 20.38 M; without `force` 22.61 M), numeric contracts of seed-777 deals 0-39
+        # 15.09 -> 14.83 M; `python -m bench.ab`, bridge jobs 0-499, 3 rounds: 0.991 (the
+        # partnerships' form) and 0.953. That form measured `force` from the opponents'
+        # card rather than the trick's winner, as DDS does: with the second hand's
+        # weights below, 111.15 -> 109.75 M nodes, numeric 14.83 -> 14.79 M
         win_line = 99
         force = -1
         if third:
@@ -484,13 +498,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             my_top = highest_bit_index(mine)
             m4 = highest_bit_index(f4)
             min4 = trailing_zeros(f4) if f4 != U0 else -1
-            # the opponents' highest card of the suit led so far
-            oppc = -1
-            for j in range(2):
-                if ((good >> ((leader + j) & 3)) & 1) == 0 and suit_of(trick[j]) == led:
-                    oppc = max(oppc, trick[j])
             if not (wsuit != led or (good_now == 1 and wcard > m4) or my_top < min4
-                    or my_top < oppc):
+                    or my_top < wcard):
                 if my_top > m4:
                     win_line = max(m4, wcard)
                 else:
@@ -498,13 +507,52 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     # below the highest card under its top that it does not hold and is
                     # not gone (the cards of lower suits count as such)
                     gap = highest_bit_index(((U1 << np.uint64(m4)) - U1) & ~(f4 | gone))
-                    second = -1 if gap < 0 else highest_bit_index(
+                    next4 = -1 if gap < 0 else highest_bit_index(
                         f4 & ((U1 << np.uint64(gap)) - U1))
-                    line = second if second > oppc else (oppc if good_now == 0 else -2)
+                    line = next4 if next4 > wcard else (wcard if good_now == 0 else -2)
                     if line >= -1:
                         above = mine & ~((U1 << np.uint64(line + 1)) - U1)
                         if above != U0:
                             force = trailing_zeros(above)
+        # a partnership's second hand following suit, as DDS weighs it (Moves.cpp,
+        # WeightAllocNTNotvoid1 and TrumpNotvoid1; DDS's ranks are 2..14, `r2`, its
+        # relative ranks 1 for the highest card in play): in no trump all low when the
+        # partner, last, beats the card led and the third hand's cards, else a card
+        # beating both first, then a split of a sequence, then the cards below; with a
+        # trump suit, by whether the side can win the trick (the third hand's ruff and
+        # the partner's considered), covering, ducking or splitting as DDS scores them.
+        # Before, a card beating the trick that no opponent can beat came first, then
+        # low when a partner still to play can win, else the cheapest card above the
+        # trick's winner. Forty-fifth session: nodes, the solver bench's bridge jobs
+        # 0-499 117.78 -> 111.15 M (the no-trump part alone 116.57 M); `python -m
+        # bench.ab` bridge jobs 0-499, 3 rounds: 0.975, 0.994, 1.035, 1.013 (the last
+        # two with the loop over the later hands skipped, above); with the third hand's
+        # change against the session's start, 5 rounds, 0.967
+        lead_c = trick[0]
+        max3 = -1
+        min3 = -1
+        maxpd = -1
+        minpd = -1
+        all_low2 = False
+        leader_over = False
+        third_stops = False
+        t3 = U0
+        tp = U0
+        alls_led = U0
+        if second:
+            f3 = hands[(p + 1) & 3] & SUIT_MASK[led]
+            fp = hands[(p + 2) & 3] & SUIT_MASK[led]
+            max3 = highest_bit_index(f3)
+            min3 = trailing_zeros(f3) if f3 != U0 else -1
+            maxpd = highest_bit_index(fp)
+            minpd = trailing_zeros(fp) if fp != U0 else -1
+            all_low2 = maxpd > lead_c and maxpd > max3
+            alls_led = (others | hand) & SUIT_MASK[led]
+            if trump >= 0:
+                t3 = hands[(p + 1) & 3] & SUIT_MASK[trump]
+                tp = hands[(p + 2) & 3] & SUIT_MASK[trump]
+                third_stops = max3 >= 0 or t3 == U0  # the third hand cannot ruff
+                leader_over = (hands[leader] & SUIT_MASK[led]) > fp
         while cand:
             c = trailing_zeros(cand)
             cand &= cand - U1
@@ -518,6 +566,60 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     sc = 50 - rank
                 else:
                     sc = 30 - rank
+            elif second:
+                # rel: c's relative rank (1: the highest card of the suit in play); seq:
+                # a card of the hand equivalent to c lies above it
+                r2 = rank + 2
+                if trump < 0:
+                    if all_low2:
+                        sc = -r2
+                    elif c > lead_c and c > max3:
+                        sc = 81 - r2
+                    elif c < min3 or c < minpd:
+                        sc = -3 + _rel_rank(alls_led, c)
+                    elif c < lead_c:
+                        sc = -11 + _rel_rank(alls_led, c)
+                    elif run_above(hand, c, gone) != U0:
+                        sc = 10 + _rel_rank(alls_led, c)
+                    else:
+                        sc = 13 - r2
+                else:
+                    if led == trump:
+                        win = all_low2 or (c > lead_c and c > max3)
+                    elif c > lead_c and c > max3:
+                        win = third_stops or (maxpd < 0 and tp > t3)
+                    elif all_low2:
+                        win = third_stops
+                    elif lead_c > maxpd and lead_c > max3 and lead_c > c:
+                        win = maxpd < 0 and tp != U0 and (third_stops or tp > t3)
+                    else:
+                        win = maxpd < 0 and tp != U0
+                    if win:
+                        if min3 > c:
+                            sc = 40 + _rel_rank(alls_led, c)
+                        elif maxpd > lead_c and leader_over:
+                            sc = 41 + _rel_rank(alls_led, c)
+                        elif c > lead_c:
+                            if c < maxpd:
+                                sc = 78 - r2
+                            elif c > max3:
+                                sc = 73 - r2
+                            elif run_above(hand, c, gone) != U0:
+                                sc = 62 - r2
+                            else:
+                                sc = 49 - r2
+                        elif maxpd >= 0:
+                            sc = 47 - r2
+                        else:
+                            sc = 40 - r2
+                    elif c < min3 or c < minpd:
+                        sc = -9 + _rel_rank(alls_led, c)
+                    elif c < lead_c:
+                        sc = -16 + _rel_rank(alls_led, c)
+                    elif run_above(hand, c, gone) != U0:
+                        sc = 22 - r2
+                    else:
+                        sc = 10 - r2
             elif self_good == 1:
                 if beats:
                     # no opponent still to play beats c: a follower with a higher card of

@@ -305,3 +305,21 @@ def test_r19_r20_third_hand_beats_the_second_hands_card_cheapest_then_plays_low(
     for mask in (5, 10):
         n = order_moves(hands, trick, 2, 1, np.uint64(0), -1, mask, mask, -1, moves, scores)
         assert [int(c) for c in moves[:n]] == [h + 8, h + 3, h + 11]
+
+
+def test_r19_r20_no_trump_second_hand_plays_low_when_the_partner_beats_both_opponents():
+    # no trump, North-South a partnership (bridge): East leads the H5 and South, second,
+    # holds HA H3. North, last to play, holds the HK, above the H5 and West's HQ: South
+    # plays low and leaves the trick to North (DDS's second-hand weights). The sure
+    # winner came first before (HA, H3)
+    h = 13
+    hands = np.array([_cards(h + 11, 0),  # N: HK S2
+                      _cards(1, 2),  # E: S3 S4 (led the H5)
+                      _cards(h + 12, h + 1),  # S: HA H3
+                      _cards(h + 10, 3)],  # W: HQ S5
+                     np.uint64)
+    trick = np.array([h + 3, 0, 0, 0], np.int64)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    n = order_moves(hands, trick, 1, 1, np.uint64(0), -1, 5, 5, -1, moves, scores)
+    assert [int(c) for c in moves[:n]] == [h + 1, h + 12]
