@@ -316,6 +316,111 @@ def _rel_rank(alls, c):
     return popcount(alls & ~((U1 << np.uint64(c)) - U1))
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def _second_hand_under(c, hand, gone, lead_c, min3, minpd, alls_led, no_trump):
+    """DDS's weight of a partnership's second-hand card that does not win the trick
+    (`order_moves`), in no trump or with a trump suit: below the third hand's or the
+    partner's cards, below the card led, splitting a sequence, or another."""
+    r2 = c - 13 * suit_of(c) + 2
+    if c < min3 or c < minpd:
+        return (-3 if no_trump else -9) + _rel_rank(alls_led, c)
+    if c < lead_c:
+        return (-11 if no_trump else -16) + _rel_rank(alls_led, c)
+    if run_above(hand, c, gone) != U0:
+        return 10 + _rel_rank(alls_led, c) if no_trump else 22 - r2
+    return (13 if no_trump else 10) - r2
+
+
+@njit(**NO_REFCOUNT)
+def _second_best_is(hands, extra, s, q):
+    """Whether seat q holds the second-highest card in play of suit s, `extra` (cards
+    of the trick in progress held by q a moment ago) counted as q's."""
+    alls = (hands[0] | hands[1] | hands[2] | hands[3] | extra) & SUIT_MASK[s]
+    top = highest_bit_index(alls)
+    if top < 0:
+        return False
+    sb = highest_bit_index(alls ^ (U1 << np.uint64(top)))
+    return sb >= 0 and ((hands[q] | extra) >> np.uint64(sb)) & U1 == U1
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _void_weight(hands, trick, nplayed, leader, p, c, trump, wi, wcard, good_now):
+    """The weight of card c of seat p, a partnership's follower void in the suit led with a
+    trump suit in play, as DDS weighs it (Moves.cpp, WeightAllocTrumpVoid1, 2 and 3):
+    discards from long suits, not from a doubleton holding the suit's second-best card
+    (its "Kx"), the partner's winner not ruffed, ruffs above the opponents'. DDS's ranks
+    are 2..14, its relative ranks 1 for the highest card in play."""
+    led = suit_of(trick[0])
+    s = suit_of(c)
+    hand = hands[p]
+    tm = SUIT_MASK[trump]
+    r2 = c - 13 * s + 2
+    n = popcount(hand & SUIT_MASK[s])
+    kx = n == 2 and _second_best_is(hands, U0, s, p)
+    if nplayed == 1:
+        p3 = (p + 1) & 3
+        pp = (p + 2) & 3
+        led_p = hands[pp] & SUIT_MASK[led]
+        led_3 = hands[p3] & SUIT_MASK[led]
+        tr_p = hands[pp] & tm
+        tr_3 = hands[p3] & tm
+        lead_bit = U1 << np.uint64(trick[0])
+        pwins = led_p > (led_3 | lead_bit)
+        if led == trump or s != trump:
+            if led == trump:
+                good_spot = pwins
+            elif led_3 != U0:
+                good_spot = pwins or (led_p == U0 and tr_p != U0)
+            elif led_p == U0 and tr_p > tr_3:
+                good_spot = True
+            else:
+                good_spot = tr_3 == U0 and led_p > lead_bit
+            if good_spot:
+                add = (60 if led != trump else 0) + (n << 6) // 44
+            else:
+                add = (-2 if led != trump else 0) + (n << 6) // 36 - (4 if kx else 0)
+            return add - r2
+        if led_3 != U0 or (led_p == U0 and tr_p != U0 and tr_p > tr_3):
+            return 24 - r2 + (n << 6) // 44
+        if c > highest_bit_index(tr_3):
+            return 24 - r2 + (n << 6) // 44
+        return 15 - r2 + (n << 6) // 36 - (4 if kx else 0)
+    if nplayed == 2:
+        q4 = (p + 1) & 3
+        max4 = highest_bit_index(hands[q4] & SUIT_MASK[led])
+        tr_4 = hands[q4] & tm
+        if led == trump or s != trump:
+            return -r2 + (n << 6) // 40
+        if wi == 0 and trick[0] > max4 and (max4 >= 0 or tr_4 == U0):
+            return -r2 - 50  # the partner's sure winner: no overruff
+        add = (n << 6) // 50
+        if suit_of(trick[1]) == trump and c < trick[1]:
+            rr = popcount((hands[0] | hands[1] | hands[2] | hands[3]) & tm
+                          & ~((U1 << np.uint64(c)) - U1))
+            return -32 + rr + (n << 6) // 40  # no underruff
+        if wi == 0:
+            if max4 >= 0:
+                lead_bit = U1 << np.uint64(trick[0])
+                kq = _second_best_is(hands, lead_bit, led, leader)
+                return (36 if kq else 48) - r2 + add
+            return (48 if c > highest_bit_index(tr_4) else -12) - r2 + add
+        if max4 >= 0:
+            return 72 - r2 + add
+        return (48 if c > highest_bit_index(tr_4) else 36) - r2 + add
+    val = (n << 6) // 24 - (2 if kx else 0)
+    if led == trump:
+        return -r2 + val
+    if good_now == 1:
+        return (2 if s == trump else 25) - r2 + val
+    if s == trump:
+        rr = popcount((hands[0] | hands[1] | hands[2] | hands[3]) & tm
+                      & ~((U1 << np.uint64(c)) - U1))
+        if suit_of(wcard) == trump and c < wcard:
+            return -13 + rr
+        return 33 + rr
+    return 14 - r2 + val
+
+
 @njit(**NO_REFCOUNT)
 def opponents_choice(hands, p, good, s, left):
     """How many cards the opponents of seat p (the seats not in `good`) choose among when p
@@ -463,7 +568,14 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         third = nplayed == 2 and self_good == 1 and ((good >> q4) & 1) == 0 and follows
         second = nplayed == 1 and self_good == 1 and follows and \
             good == ((1 << p) | (1 << ((p + 2) & 3)))
-        for j in range(nplayed + 1, 4 if not (third or second) else nplayed + 1):
+        # a partnership's follower void in the suit led, with a trump suit, as DDS weighs
+        # it (`_void_weight`). Forty-fifth session: nodes, the solver bench's bridge jobs
+        # 0-499 109.75 -> 105.59 M; `python -m bench.ab` 0.998 (3 rounds); the session's
+        # three changes to the followers against its start 0.936 (nodes 0.877). DDS's
+        # no-trump discards instead of ours (below): 106.94 M
+        void_t = (not follows) and trump >= 0 and self_good == 1 and \
+            good == ((1 << p) | (1 << ((p + 2) & 3)))
+        for j in range(nplayed + 1, 4 if not (third or second or void_t) else nplayed + 1):
             q = (leader + j) & 3
             follow, ruff = _tops(hands[q], led, trump)
             if _beats(follow, ruff, wcard, led, trump):
@@ -575,14 +687,9 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                         sc = -r2
                     elif c > lead_c and c > max3:
                         sc = 81 - r2
-                    elif c < min3 or c < minpd:
-                        sc = -3 + _rel_rank(alls_led, c)
-                    elif c < lead_c:
-                        sc = -11 + _rel_rank(alls_led, c)
-                    elif run_above(hand, c, gone) != U0:
-                        sc = 10 + _rel_rank(alls_led, c)
                     else:
-                        sc = 13 - r2
+                        sc = _second_hand_under(c, hand, gone, lead_c, min3, minpd, alls_led,
+                                                True)
                 else:
                     if led == trump:
                         win = all_low2 or (c > lead_c and c > max3)
@@ -612,14 +719,12 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                             sc = 47 - r2
                         else:
                             sc = 40 - r2
-                    elif c < min3 or c < minpd:
-                        sc = -9 + _rel_rank(alls_led, c)
-                    elif c < lead_c:
-                        sc = -16 + _rel_rank(alls_led, c)
-                    elif run_above(hand, c, gone) != U0:
-                        sc = 22 - r2
                     else:
-                        sc = 10 - r2
+                        sc = _second_hand_under(c, hand, gone, lead_c, min3, minpd, alls_led,
+                                                False)
+            elif void_t:
+                sc = _void_weight(hands, trick, nplayed, leader, p, c, trump, wi, wcard,
+                                  good_now)
             elif self_good == 1:
                 if beats:
                     # no opponent still to play beats c: a follower with a higher card of

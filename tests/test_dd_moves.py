@@ -323,3 +323,21 @@ def test_r19_r20_no_trump_second_hand_plays_low_when_the_partner_beats_both_oppo
     scores = np.zeros(MAX_MOVES, np.int64)
     n = order_moves(hands, trick, 1, 1, np.uint64(0), -1, 5, 5, -1, moves, scores)
     assert [int(c) for c in moves[:n]] == [h + 1, h + 12]
+
+
+def test_r19_r20_second_hand_void_discards_rather_than_ruff_the_partners_winner():
+    # spades trump, North-South a partnership (bridge): East leads the H5 and South,
+    # second and void in hearts (R19), holds S2 D2 D9. West follows with the H6 and North,
+    # last, holds the HA: the trick is the side's anyway, so South discards, low first,
+    # and ruffs last (DDS's weights for a void follower). The ruff came first before
+    s, h, d = 0, 13, 26
+    hands = np.array([_cards(h + 12, 1),  # N: HA S3
+                      _cards(2, 3),  # E: S4 S5 (led the H5)
+                      _cards(s + 0, d + 0, d + 7),  # S: S2 D2 D9
+                      _cards(h + 4, 4)],  # W: H6 S6
+                     np.uint64)
+    trick = np.array([h + 3, 0, 0, 0], np.int64)
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.int64)
+    n = order_moves(hands, trick, 1, 1, np.uint64(0), 0, 5, 5, -1, moves, scores)
+    assert [int(c) for c in moves[:n]] == [d + 0, d + 7, s + 0]
