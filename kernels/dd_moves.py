@@ -679,9 +679,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                 else:
                     sc = 30 - rank
             elif second:
-                # rel: c's relative rank (1: the highest card of the suit in play); seq:
-                # a card of the hand equivalent to c lies above it
-                r2 = rank + 2
+                r2 = rank + 2  # DDS's rank
                 if trump < 0:
                     if all_low2:
                         sc = -r2
