@@ -291,8 +291,8 @@ def test_r19_r20_third_hand_beats_the_second_hands_card_cheapest_then_plays_low(
     # East leads the H3 and South plays the H8 over it; North, last, holds HA H6 H4. West,
     # third, holds HK HT H5: none beats the HA, and North's next card is below the H8, so
     # West's one try to win is the cheapest card above the H8 (the HT), then the rest from
-    # the lowest up. The cards above the trick's winner all came before the low ones
-    # before (HT, HK, H5)
+    # the lowest up. Before, every card above the trick's winner came ahead of the low
+    # ones (HT, HK, H5)
     h = 13
     hands = np.array([_cards(h + 12, h + 4, h + 2),  # N: HA H6 H4
                       _cards(0),  # E: S2
