@@ -317,11 +317,11 @@ def _rel_rank(alls, c):
 
 
 @njit(inline="always", **NO_REFCOUNT)
-def _second_hand_under(c, hand, gone, lead_c, min3, minpd, alls_led, no_trump):
+def _second_hand_under(c, r2, hand, gone, lead_c, min3, minpd, alls_led, no_trump):
     """DDS's weight of a partnership's second-hand card that does not win the trick
     (`order_moves`), in no trump or with a trump suit: below the third hand's or the
-    partner's cards, below the card led, splitting a sequence, or another."""
-    r2 = c - 13 * suit_of(c) + 2
+    partner's cards, below the card led, splitting a sequence, or another (`r2`: c's rank
+    as DDS counts, 2..14)."""
     if c < min3 or c < minpd:
         return (-3 if no_trump else -9) + _rel_rank(alls_led, c)
     if c < lead_c:
@@ -395,8 +395,7 @@ def _void_weight(hands, trick, nplayed, leader, p, c, trump, wi, wcard, good_now
             return -r2 - 50  # the partner's sure winner: no overruff
         add = (n << 6) // 50
         if suit_of(trick[1]) == trump and c < trick[1]:
-            rr = popcount((hands[0] | hands[1] | hands[2] | hands[3]) & tm
-                          & ~((U1 << np.uint64(c)) - U1))
+            rr = _rel_rank((hands[0] | hands[1] | hands[2] | hands[3]) & tm, c)
             return -32 + rr + (n << 6) // 40  # no underruff
         if wi == 0:
             if max4 >= 0:
@@ -413,8 +412,7 @@ def _void_weight(hands, trick, nplayed, leader, p, c, trump, wi, wcard, good_now
     if good_now == 1:
         return (2 if s == trump else 25) - r2 + val
     if s == trump:
-        rr = popcount((hands[0] | hands[1] | hands[2] | hands[3]) & tm
-                      & ~((U1 << np.uint64(c)) - U1))
+        rr = _rel_rank((hands[0] | hands[1] | hands[2] | hands[3]) & tm, c)
         if suit_of(wcard) == trump and c < wcard:
             return -13 + rr
         return 33 + rr
@@ -471,9 +469,10 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     else:
         good = (~winmask) & 15
     self_good = (good >> p) & 1
+    partnership = good == ((1 << p) | (1 << ((p + 2) & 3)))  # p and its partner (bridge)
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
     n = 0
-    if nplayed == 0 and self_good == 1 and good == ((1 << p) | (1 << ((p + 2) & 3))):
+    if nplayed == 0 and self_good == 1 and partnership:
         # a partnership's lead (bridge): DDS's weights
         n = partnership_leads(hands, p, cand, gone, trump, first, killer, popcount(hand), moves,
                               scores)
@@ -566,16 +565,16 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         q4 = (leader + 3) & 3
         follows = (hand & SUIT_MASK[led]) != U0
         third = nplayed == 2 and self_good == 1 and ((good >> q4) & 1) == 0 and follows
-        second = nplayed == 1 and self_good == 1 and follows and \
-            good == ((1 << p) | (1 << ((p + 2) & 3)))
+        second = nplayed == 1 and self_good == 1 and follows and partnership
         # a partnership's follower void in the suit led, with a trump suit, as DDS weighs
         # it (`_void_weight`). Forty-fifth session: nodes, the solver bench's bridge jobs
         # 0-499 109.75 -> 105.59 M; `python -m bench.ab` 0.998 (3 rounds); the session's
         # three changes to the followers against its start 0.936 (nodes 0.877). DDS's
         # no-trump discards instead of ours (below): 106.94 M
-        void_t = (not follows) and trump >= 0 and self_good == 1 and \
-            good == ((1 << p) | (1 << ((p + 2) & 3)))
-        for j in range(nplayed + 1, 4 if not (third or second or void_t) else nplayed + 1):
+        void_t = (not follows) and trump >= 0 and self_good == 1 and partnership
+        for j in range(nplayed + 1, 4):
+            if third or second or void_t:
+                break  # not used by their weights
             q = (leader + j) & 3
             follow, ruff = _tops(hands[q], led, trump)
             if _beats(follow, ruff, wcard, led, trump):
@@ -686,8 +685,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     elif c > lead_c and c > max3:
                         sc = 81 - r2
                     else:
-                        sc = _second_hand_under(c, hand, gone, lead_c, min3, minpd, alls_led,
-                                                True)
+                        sc = _second_hand_under(c, r2, hand, gone, lead_c, min3, minpd,
+                                                alls_led, True)
                 else:
                     if led == trump:
                         win = all_low2 or (c > lead_c and c > max3)
@@ -718,8 +717,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                         else:
                             sc = 40 - r2
                     else:
-                        sc = _second_hand_under(c, hand, gone, lead_c, min3, minpd, alls_led,
-                                                False)
+                        sc = _second_hand_under(c, r2, hand, gone, lead_c, min3, minpd,
+                                                alls_led, False)
             elif void_t:
                 sc = _void_weight(hands, trick, nplayed, leader, p, c, trump, wi, wcard,
                                   good_now)
