@@ -384,6 +384,42 @@ def _play_crossing(hands, q, sm, top):
             hands[x] ^= low & (U0 - low)
 
 
+@njit(**NO_REFCOUNT)
+def length_tricks(hands, p, side, trump):
+    """Tricks the side `side` (seat mask, containing p) takes with p on lead from the suit
+    lengths alone, where no opponent holds a trump (or there are none): each suit only p
+    holds, led in turn (no one else follows: p keeps the lead), then one suit no opponent
+    holds, led while every seat of the side holding it follows (the least of their
+    lengths: whichever of them wins, it leads the suit again). A seat of the side void in
+    a suit discards (or ruffs when it holds trumps only; then every trick left is its
+    own). It rests on no card's owner (DDS's QuickTricks counts these tricks so too)."""
+    theirs = U0
+    for q in range(4):
+        if ((side >> q) & 1) == 0:
+            theirs |= hands[q]
+    if trump >= 0 and (theirs & SUIT_MASK[trump]) != U0:
+        return 0
+    alone = 0
+    split = 0
+    for s in range(4):
+        sm = SUIT_MASK[s]
+        n = popcount(hands[p] & sm)
+        if n == 0 or (theirs & sm) != U0:
+            continue
+        m = n
+        for q in range(4):
+            if q != p and (side >> q) & 1:
+                k = popcount(hands[q] & sm)
+                if k > 0:
+                    m = min(m, k)
+                    n = 0
+        if n > 0:
+            alone += n
+        else:
+            split = max(split, m)
+    return alone + split
+
+
 # sure_cap, _crossing_top and _cash_then_cross are inlined into their callers (numba's
 # `inline="always"`): numba passes an array as seven words, most of them on the stack, and
 # perf put 30% of `sure_tricks`'s samples on its prologue and on reading a callee's
@@ -1103,6 +1139,19 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
                 elif r - n < upper:
                     upper = r - n
                     up_rel = qrel
+        if _settles(lower, upper, need):
+            return lower, upper, lo_rel, up_rel
+    # what the side on lead takes on the suit lengths alone (`length_tricks`): a bound
+    # naming no card, taken over an equal one that names some
+    lt = length_tricks(hands, leader, on_lead, trump)
+    if lt > 0:
+        if on_lead == maxmask:
+            if lt >= lower:
+                lower = lt
+                lo_rel = U0
+        elif r - lt <= upper:
+            upper = r - lt
+            up_rel = U0
         if _settles(lower, upper, need):
             return lower, upper, lo_rel, up_rel
     if (need <= 0 or need == 1 or need == r) and (

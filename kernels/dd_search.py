@@ -41,6 +41,7 @@ from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work,
 from kernels.dd_tt import (
     CLASS_SPILL,
     code_card,
+    drop_sole_suits,
     exact_lookup,
     exact_prefetch,
     exact_store,
@@ -495,6 +496,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 mode = _ENTER
                 continue
         # mode is _DONE or _DONE_NOSTORE: the node at `ply` has value v, relevance vrel
+        if npl == 0:
+            vrel = drop_sole_suits(hands, vrel)
         if mode == _DONE and npl == 0:
             r = popcount(hands[ld])
             code = 0 if best[ti] < 0 else move_code(hands, best[ti])

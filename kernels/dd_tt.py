@@ -281,6 +281,23 @@ def ks_from_relevance(hands, rel):
 
 
 @njit(**NO_REFCOUNT)
+def drop_sole_suits(hands, rel):
+    """`rel` less every suit whose cards in play one hand holds alone: the suit lengths,
+    part of every key, already say who holds each of its cards, so naming them only
+    narrows the class."""
+    for s in range(4):
+        sm = SUIT_MASK[s]
+        if (rel & sm) != U0:
+            n = 0
+            for q in range(4):
+                if (hands[q] & sm) != U0:
+                    n += 1
+            if n <= 1:
+                rel &= ~sm
+    return rel
+
+
+@njit(**NO_REFCOUNT)
 def full_ks(hands):
     """k nibbles with every card in play relevant (the class is the exact position)."""
     kw = U0

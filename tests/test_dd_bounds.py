@@ -13,6 +13,7 @@ from kernels.dd_bounds import (
     ducks_every_suit,
     guarded_behind,
     holds_bottom_cards,
+    length_tricks,
     misere_force,
     misere_suit_game,
     must_win_lead,
@@ -254,6 +255,27 @@ def test_r20_trumps_of_a_side_whose_opponents_hold_none_rest_on_lengths_alone():
     lo, up, _, up_rel = quick_bounds(arr, 0, 2, 1, 1, 2)
     assert up <= 1 and up_rel == np.uint64(0)
     assert brute_value(hands, 2, 0, 1, 1) <= 1
+
+
+def test_r19_r20_suits_only_one_side_holds_give_tricks_on_lengths_alone():
+    # clubs trump, nobody holds a club. W on lead holds HA H6, E the HK: no N-S card
+    # follows hearts nor ruffs them, so E-W win a heart trick whoever holds which heart,
+    # and N-S cannot take both tricks: the bound names no card (it named W's ace)
+    hands, arr = _deal("S7 DA", "HK DT", "DJ D8", "HA H6")
+    assert length_tricks(arr, 3, 10, 3) == 1
+    lo, up, lo_rel, up_rel = quick_bounds(arr, 3, 3, 5, 5, 2)
+    assert up == 1 and up_rel == np.uint64(0)
+    assert brute_value(hands, 3, 3, 5, 5) <= 1
+    # W alone holds spades and diamonds, E-W all the hearts (W 2, E 3): W leads its own
+    # suits in turn (4 tricks), then hearts while both follow (2 more); no trump
+    hands, arr = _deal("C2 C3 C4 C5 C6 C7 C8", "H9 H8 H7 CA CK CQ CJ",
+                       "CT C9 D2 D3 D4 D5 D6", "S2 S3 D7 D8 HA HK S4")
+    # (S holds diamonds too: only W's spades count alone, then hearts min(2, 3))
+    assert length_tricks(arr, 3, 10, -1) == 3 + 2
+    lo, up, lo_rel, up_rel = quick_bounds(arr, 3, -1, 10, 10, 5)
+    assert lo == 5 and lo_rel == np.uint64(0)
+    # an opponent holding a trump could ruff: nothing counts on lengths alone
+    assert length_tricks(arr, 3, 10, 3) == 0
 
 
 def test_r20_sure_tricks_cross_to_a_partner_holding_the_top_card():

@@ -12,6 +12,7 @@ from kernels.dd_tt import (
     _owner_masks,
     aligned_zeros,
     code_card,
+    drop_sole_suits,
     entries_for,
     exact_lookup,
     exact_store,
@@ -355,3 +356,16 @@ def test_spilled_classes_wrap_round_the_window_and_move_with_its_doubling():
         tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1)
     assert _window_of(classes) == 8 * WINDOW_MIN  # it doubled three times
     assert found() == len(owners)
+
+
+def test_relevance_drops_a_suit_one_hand_holds_alone():
+    # spades: N holds all three left (their owners follow from the suit lengths, which
+    # every key holds); hearts split N/E, diamonds W alone, clubs nobody
+    spades = np.uint64(0b111 << 10)
+    hearts_n, hearts_e = np.uint64(1 << 25), np.uint64(1 << 24)
+    diamonds_w = np.uint64(0b11 << 30)
+    hands = _hands(spades | hearts_n, hearts_e, np.uint64(0), diamonds_w)
+    rel = spades | hearts_n | diamonds_w
+    assert drop_sole_suits(hands, rel) == hearts_n
+    assert drop_sole_suits(hands, hearts_n | hearts_e) == hearts_n | hearts_e
+    assert drop_sole_suits(hands, U) == U
