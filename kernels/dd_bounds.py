@@ -504,7 +504,7 @@ def seat_count(packed, q):
 
 
 @njit(**NO_REFCOUNT)
-def trump_length_tricks(hands, d, trump, side):
+def trump_length_tricks(hands, d, trump, side, want=99):
     """(tricks, relevance): trump tricks that seat `d`'s trumps take for its side `side`
     (a seat mask holding d: d alone, or d and its partner) whatever happens.
 
@@ -517,7 +517,9 @@ def trump_length_tricks(hands, d, trump, side):
     lowest trump still unmatched below it), each in a trick of its own. It rests on the
     owners of the trumps from the top down to d's lowest one; lower trumps beat none of
     d's. When the other side holds no trump it rests on the suit lengths alone: every
-    trump of d's wins a trick, whoever holds which (DDS's LaterTricks names no card).
+    trump of d's wins a trick, whoever holds which (DDS's LaterTricks names no card). So
+    does the count less every opposing trump (each beats at most one of d's), taken
+    where it is as large or reaches `want`.
     """
     tm = SUIT_MASK[trump]
     mine = hands[d] & tm
@@ -529,7 +531,11 @@ def trump_length_tricks(hands, d, trump, side):
             theirs |= hands[q]
     if (theirs & tm) == U0:
         return popcount(mine), U0  # nothing to beat them: the lengths decide
-    return unbeaten_trumps(mine, theirs & tm), mine & (U0 - mine)
+    n = unbeaten_trumps(mine, theirs & tm)
+    free = popcount(mine) - popcount(theirs & tm)
+    if free >= n or free >= want:
+        return free, U0
+    return n, mine & (U0 - mine)
 
 
 @njit(**NO_REFCOUNT)
@@ -1114,7 +1120,7 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
                 return lower, upper, lo_rel, up_rel
         if lone:
             long_t, lrel = trump_length_tricks(hands, trailing_zeros(np.uint64(maxmask)), trump,
-                                               maxmask)
+                                               maxmask, need if need > 0 else 99)
             if long_t > lower:
                 lower = long_t
                 lo_rel = lrel
@@ -1131,7 +1137,8 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
                 ours = (maxmask >> q) & 1
                 if need > 0 and popcount(hands[q] & tm) < (need if ours else r - need + 1):
                     continue
-                n, qrel = trump_length_tricks(hands, q, trump, maxmask if ours else 15 ^ maxmask)
+                n, qrel = trump_length_tricks(hands, q, trump, maxmask if ours else 15 ^ maxmask,
+                                              99 if need <= 0 else (need if ours else r - need + 1))
                 if ours:
                     if n > lower:
                         lower = n

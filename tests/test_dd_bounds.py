@@ -83,7 +83,8 @@ def test_r20_lone_declarer_keeps_the_trumps_higher_opposing_trumps_cannot_all_be
     hands = [s(3, 2, 1, 0), s(12, 14, 15, 16), s(11, 17, 18, 19), s(10, 20, 21, 22)]
     arr = np.array(hands, np.uint64)
     tricks, rel = trump_length_tricks(arr, 0, 0, 1)
-    assert tricks == 1 and rel == np.uint64(1)  # rests on the trumps down to N's S2
+    # four trumps against three: the lengths alone give it, whoever holds which trump
+    assert tricks == 1 and rel == np.uint64(0)
     assert quick_bounds(arr, 1, 0, 1, 1, 0)[0] >= 1
     assert brute_value(hands, 0, 1, 1, 1) >= 1
     # give W a fourth spade above N's lowest (the S6 for a heart): the bound falls to 0
@@ -97,7 +98,7 @@ def test_r20_partnership_keeps_the_trumps_the_other_side_cannot_all_beat():
     # include a top trump of N-S (the top-trump rule alone gives N-S nothing)
     hands, arr = _deal("S5 S4 S3 S2", "SA HK HQ HJ", "H2 H3 H4 H5", "SK HA HT H9")
     tricks, rel = trump_length_tricks(arr, 0, 0, 5)
-    assert tricks == 2 and rel == np.uint64(_cards("S2"))  # the trumps down to N's S2
+    assert tricks == 2 and rel == np.uint64(0)  # four trumps against two: lengths alone
     assert top_trumps(arr, 0)[0] & np.uint64(0xF) == 0
     for leader in range(4):
         assert quick_bounds(arr, leader, 0, 5, 5, 0)[0] >= 2
@@ -111,6 +112,18 @@ def test_r20_partnership_keeps_the_trumps_the_other_side_cannot_all_beat():
     # give W the S6 instead of a heart: three opposing trumps above N's S2, one trick
     hands[3] = _cards("SK", "S6", "HT", "H9")
     assert trump_length_tricks(np.array(hands, np.uint64), 0, 0, 5)[0] == 1
+
+
+def test_r20_trumps_beyond_the_opposing_count_rest_on_lengths_alone():
+    # spades trump: N holds SA SK S2, E the S4 and W the S3. Each opposing trump beats at
+    # most one of N's, so N's side takes 3 - 2 = 1 trump trick on the lengths alone; by
+    # rank both low trumps sit below the SK, so only the S2 can fall: 2, resting on the
+    # trumps down to N's S2. With 1 wanted the lengths' bound is taken, naming no card
+    hands, arr = _deal("SA SK S2 H2", "S4 H3 H4 H5", "H6 H7 H8 H9", "S3 HT HJ HQ")
+    assert trump_length_tricks(arr, 0, 0, 5) == (2, np.uint64(_cards("S2")))
+    assert trump_length_tricks(arr, 0, 0, 5, 1) == (1, np.uint64(0))
+    assert trump_length_tricks(arr, 0, 0, 5, 2) == (2, np.uint64(_cards("S2")))
+    assert brute_value(hands, 0, 1, 5, 5) >= 2
 
 
 def _same_class(hands, rel, rng):
