@@ -384,7 +384,7 @@ def _play_crossing(hands, q, sm, top):
             hands[x] ^= low & (U0 - low)
 
 
-@njit(**NO_REFCOUNT)
+@njit(inline="always", **NO_REFCOUNT)  # inlined into quick_bounds: a call cost as much
 def length_tricks(hands, p, side, trump):
     """Tricks the side `side` (seat mask, containing p) takes with p on lead from the suit
     lengths alone, where no opponent holds a trump (or there are none): each suit only p

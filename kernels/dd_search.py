@@ -496,7 +496,9 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 mode = _ENTER
                 continue
         # mode is _DONE or _DONE_NOSTORE: the node at `ply` has value v, relevance vrel
-        if npl == 0:
+        if npl == 0 and vrel != U0:
+            # a suit one hand holds alone is owned as the suit lengths say: naming its
+            # cards would only narrow the classes stored here and above
             vrel = drop_sole_suits(hands, vrel)
         if mode == _DONE and npl == 0:
             r = popcount(hands[ld])

@@ -280,7 +280,7 @@ def ks_from_relevance(hands, rel):
     return kw
 
 
-@njit(**NO_REFCOUNT)
+@njit(inline="always", **NO_REFCOUNT)  # a few instructions, at every trick boundary
 def drop_sole_suits(hands, rel):
     """`rel` less every suit whose cards in play one hand holds alone: the suit lengths,
     part of every key, already say who holds each of its cards, so naming them only
