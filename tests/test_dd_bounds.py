@@ -279,11 +279,10 @@ def test_r19_r20_suits_only_one_side_holds_give_tricks_on_lengths_alone():
     lo, up, lo_rel, up_rel = quick_bounds(arr, 3, 3, 5, 5, 2)
     assert up == 1 and up_rel == np.uint64(0)
     assert brute_value(hands, 3, 3, 5, 5) <= 1
-    # W alone holds spades and diamonds, E-W all the hearts (W 2, E 3): W leads its own
-    # suits in turn (4 tricks), then hearts while both follow (2 more); no trump
+    # no trump: W alone holds spades (3), E-W all the hearts (W 2, E 3), S diamonds too:
+    # W leads its spades (3 tricks), then hearts while both follow (2 more)
     hands, arr = _deal("C2 C3 C4 C5 C6 C7 C8", "H9 H8 H7 CA CK CQ CJ",
                        "CT C9 D2 D3 D4 D5 D6", "S2 S3 D7 D8 HA HK S4")
-    # (S holds diamonds too: only W's spades count alone, then hearts min(2, 3))
     assert length_tricks(arr, 3, 10, -1) == 3 + 2
     lo, up, lo_rel, up_rel = quick_bounds(arr, 3, -1, 10, 10, 5)
     assert lo == 5 and lo_rel == np.uint64(0)
