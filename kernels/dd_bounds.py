@@ -74,6 +74,16 @@ def top_run(mine, others):
     return mine & above
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def outside(hands, side):
+    """All the cards in play of the seats not in `side` (a seat mask)."""
+    theirs = U0
+    for q in range(4):
+        if ((side >> q) & 1) == 0:
+            theirs |= hands[q]
+    return theirs
+
+
 @njit(**NO_REFCOUNT)
 def _run_tricks(hands, p, s, run):
     """Tricks p takes in suit s by leading its top run `run` there (its cards above every
@@ -152,10 +162,7 @@ def _cash(hands, p, side, trump, want):
         # a suit no opponent holds (nor can ruff, trumps drawn) wins for the side on every
         # lead: cashed last, the first card below the top run still wins one more trick,
         # though maybe a partner's (whose lead it then is: only one trick counts)
-        theirs = U0
-        for q in range(4):
-            if ((side >> q) & 1) == 0:
-                theirs |= hands[q]
+        theirs = outside(hands, side)
         for s in range(4):
             sm = SUIT_MASK[s]
             mine = hands[p] & sm
@@ -393,10 +400,7 @@ def length_tricks(hands, p, side, trump):
     lengths: whichever of them wins, it leads the suit again). A seat of the side void in
     a suit discards (or ruffs when it holds trumps only; then every trick left is its
     own). It rests on no card's owner (DDS's QuickTricks counts these tricks so too)."""
-    theirs = U0
-    for q in range(4):
-        if ((side >> q) & 1) == 0:
-            theirs |= hands[q]
+    theirs = outside(hands, side)
     if trump >= 0 and (theirs & SUIT_MASK[trump]) != U0:
         return 0
     alone = 0
@@ -525,10 +529,7 @@ def trump_length_tricks(hands, d, trump, side, want=99):
     mine = hands[d] & tm
     if mine == U0:
         return 0, U0
-    theirs = U0
-    for q in range(4):
-        if ((side >> q) & 1) == 0:
-            theirs |= hands[q]
+    theirs = outside(hands, side)
     if (theirs & tm) == U0:
         return popcount(mine), U0  # nothing to beat them: the lengths decide
     n = unbeaten_trumps(mine, theirs & tm)
@@ -1135,10 +1136,11 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
             # each strain: 122.56 -> 113.73 million nodes
             for q in range(4):
                 ours = (maxmask >> q) & 1
-                if need > 0 and popcount(hands[q] & tm) < (need if ours else r - need + 1):
+                want_q = 99 if need <= 0 else (need if ours else r - need + 1)
+                if need > 0 and popcount(hands[q] & tm) < want_q:
                     continue
                 n, qrel = trump_length_tricks(hands, q, trump, maxmask if ours else 15 ^ maxmask,
-                                              99 if need <= 0 else (need if ours else r - need + 1))
+                                              want_q)
                 if ours:
                     if n > lower:
                         lower = n
