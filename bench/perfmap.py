@@ -16,14 +16,24 @@ The parent then reads the samples (`perf script`) and prints:
   with the few instructions before each (a sample often lands just after the
   instruction that waited).
 
+With `--lines` the kernels are compiled with a line table (numba's debug info reduced to
+its line directives, `line_tables_only`: inlined as without it, where numba's plain
+`debug=True` marks every function `noinline`; on the bridge jobs the shares by function
+matched the normal build's within a percent), and the samples of each `--function` are
+also summed by source line (`readelf` reads the table from the library's object code). The
+table names only the compiled function's own file: the lines of a callee inlined into it
+appear under that name with the callee's numbers, so each line is printed with the text of
+that number in the function's own file, and a text that does not fit is a callee's line.
+
 Usage: `python -m bench.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
-[--leader SEAT] [--strain S|H|D|C|NT] [--function MODULE.NAME ...] [--out DIR]`. It
-needs `perf` (and `objdump` for the instructions) and leaves perf.data and the code copy
-in DIR (default out/perfmap). The thirty-seventh session's profile (BENCHMARKS.md) came
-from the same steps, run by hand.
+[--leader SEAT] [--strain S|H|D|C|NT] [--function MODULE.NAME ...] [--lines] [--out DIR]`.
+It needs `perf` (and `objdump` for the instructions, `readelf` for `--lines`) and leaves
+perf.data and the code copy in DIR (default out/perfmap). The thirty-seventh session's
+profile (BENCHMARKS.md) came from the same steps, run by hand.
 """
 
 import argparse
+import bisect
 import collections
 import ctypes
 import os
@@ -101,9 +111,85 @@ def _kernel_dispatchers():
     return out
 
 
+def line_tables_only() -> None:
+    """Make numba compile every kernel from here on with a line table and no other debug
+    information: `debug=True` in the project's jit options (kernels.jit), without the
+    lifetimes it would extend, and numba's flag for debug *directives only* set on every
+    compile (no user option reaches it: the target's flag hook is wrapped), so that no
+    function is marked `noinline` and the code is the one the search runs. Call it before
+    any kernel module is imported; it lasts for the process."""
+    import warnings
+
+    import numba.core.cpu as cpu
+    from numba.core.errors import NumbaDebugInfoWarning
+
+    from kernels import jit
+
+    # numba's generated helpers have no source file: their lines are not asked for
+    warnings.simplefilter("ignore", NumbaDebugInfoWarning)
+
+    jit.JIT_OPTIONS.update(debug=True, _dbg_extend_lifetimes=False)
+    finalize = cpu.CPUTargetOptions.finalize
+
+    def directives_only(self, flags, options):
+        finalize(self, flags, options)
+        flags.dbg_directives_only = True
+
+    cpu.CPUTargetOptions.finalize = directives_only
+
+
+def object_code(dispatchers, symbol: str):
+    """The object code (ELF bytes) of a library compiled in this process that defines
+    `symbol`; None if there is none."""
+    for f in dispatchers:
+        for cres in f.overloads.values():
+            lib = cres.library
+            module = getattr(lib, "_final_module", None)
+            if module is None:
+                continue
+            if any(fn.name == symbol and not fn.is_declaration for fn in module.functions):
+                return lib._get_compiled_object()
+    return None
+
+
+def line_rows(obj: Path, symbol: str) -> list:
+    """(offset from the start of `symbol`, file name, line) of every row of the line table
+    of object file `obj` in that function's section, sorted by offset (`readelf`)."""
+    nm = subprocess.run(["nm", str(obj)], capture_output=True, text=True).stdout
+    start = next((int(r.split()[0], 16) for r in nm.splitlines()
+                  if r.split()[-1:] == [symbol]), None)
+    if start is None:
+        return []
+    dump = subprocess.run(["readelf", "--debug-dump=decodedline", str(obj)],
+                          capture_output=True, text=True).stdout
+    rows = []
+    for r in dump.splitlines():
+        m = re.match(r"(\S+\.py)\s+(\d+)\s+(0x[0-9a-f]+|\d+)(\s|$)", r)
+        if m:
+            rows.append((int(m.group(3), 0) - start, m.group(1), int(m.group(2))))
+    return sorted(rows)
+
+
+def by_line(samples: dict, rows: list) -> collections.Counter:
+    """Samples (offset from the function's start: count) summed by (file, line) of the
+    line table `rows` (`line_rows`): each for the row whose code holds its offset, a row
+    of line 0 (code with no line of its own) for the last numbered row before it."""
+    offsets = [r[0] for r in rows]
+    out = collections.Counter()
+    for off, n in samples.items():
+        i = bisect.bisect_right(offsets, off) - 1
+        while i > 0 and rows[i][2] == 0:
+            i -= 1
+        if i >= 0 and off >= offsets[0]:
+            out[(rows[i][1], rows[i][2])] += n
+    return out
+
+
 def child(args, lo: int, hi: int) -> int:
     """Compile, write the map and the code copy, then solve the jobs (under perf) as
     `bench.nodes` does (`count`: one table and ruff memo across the deals)."""
+    if args.lines:
+        line_tables_only()
     from kernels import dd_batch, dd_ruff_game, dd_search, dd_tt
 
     mods = (dd_batch, dd_search, dd_tt, dd_ruff_game)
@@ -120,6 +206,10 @@ def child(args, lo: int, hi: int) -> int:
                 and size < (1 << 20):
             code = ctypes.string_at(addr, size)
             (out / f"{short_name(name)}_{addr:x}.bin").write_bytes(code)
+            obj = object_code(_kernel_dispatchers(), name) if args.lines else None
+            if obj is not None:
+                (out / f"{short_name(name)}_{addr:x}.o").write_bytes(obj)
+                (out / f"{short_name(name)}_{addr:x}.sym").write_text(name)
     count(mods, tasks)
     return 0
 
@@ -164,7 +254,57 @@ def report(out: Path, functions=(HOT,)) -> str:
             if off in offsets:
                 k = offsets.index(off)
                 lines += [f"      {r.strip()}" for r in rows[max(0, k - 4):k + 1]]
+        obj = code.with_suffix(".o")
+        if obj.exists() and shutil.which("readelf"):
+            lines += _line_report(function, here, offsets, obj, code.with_suffix(".sym"))
     return "\n".join(lines)
+
+
+def _line_report(function: str, here: dict, offsets: list, obj: Path, sym: Path) -> list:
+    """The `--lines` part of `report` for one function: its samples by source line."""
+    # a sample counts for the instruction before it (the one that usually waited)
+    moved = collections.Counter()
+    for off, n in here.items():
+        k = bisect.bisect_left(offsets, off)
+        moved[offsets[k - 1] if 0 < k < len(offsets) and offsets[k] == off else off] += n
+    counts = by_line(moved, line_rows(obj, sym.read_text().strip()))
+    total = sum(here.values())
+    if not counts:
+        return [f"{function}: no line table in its object code"]
+    own = function.split(".")[0] + ".py"
+    spans = inlined_spans(ROOT / "kernels")
+    out = [f"{function}: samples by source line (a callee numba inlines itself, "
+           f'inline="always", has its lines under {own}: each such line also names the '
+           "callees whose lines hold that number, `or ...`):"]
+    for (name, line), n in counts.most_common(30):
+        path = ROOT / "kernels" / name
+        text = path.read_text().splitlines() if path.is_file() else []
+        src = text[line - 1].strip() if 0 < line <= len(text) else ""
+        out.append(f"  {n / total:6.1%}  {name}:{line}  {src[:80]}")
+        if name == own:
+            for file, fn, start, end in spans:
+                if file != own and start <= line <= end:
+                    other = (ROOT / "kernels" / file).read_text().splitlines()[line - 1]
+                    out.append(f"           or {file}:{line} ({fn})  {other.strip()[:70]}")
+    return out
+
+
+def inlined_spans(folder: Path) -> list:
+    """(file name, function, first line, last line) of every function in `folder`'s
+    modules that numba inlines itself (decorated with `inline="always"`)."""
+    import ast
+
+    spans = []
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for dec in node.decorator_list:
+                if isinstance(dec, ast.Call) and any(
+                        k.arg == "inline" and isinstance(k.value, ast.Constant)
+                        and k.value.value == "always" for k in dec.keywords):
+                    spans.append((path.name, node.name, node.lineno, node.end_lineno))
+    return spans
 
 
 def main(argv=None) -> int:
@@ -176,6 +316,9 @@ def main(argv=None) -> int:
     parser.add_argument("--function", action="append", metavar="MODULE.NAME",
                         help="a kernel function whose hottest instructions are shown, as "
                              f"the share list names it; may be repeated (default {HOT})")
+    parser.add_argument("--lines", action="store_true",
+                        help="also sum each --function's samples by source line (kernels "
+                             "compiled with a line table; needs readelf)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     lo, hi = deal_range(parser, args.deals, args.jobs, args.strain)
@@ -190,8 +333,8 @@ def main(argv=None) -> int:
         parser.error("needs `perf` (linux-tools) on PATH")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.bin"):
-        if re.fullmatch(r"\w+\.\w+_[0-9a-f]+\.bin", old.name):  # a code copy, nothing else
+    for old in [*out.glob("*.bin"), *out.glob("*.o"), *out.glob("*.sym")]:
+        if re.fullmatch(r"\w+\.\w+_[0-9a-f]+\.(bin|o|sym)", old.name):  # code copies only
             old.unlink()
     env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="bench-perfmap-"))
     cmd = [perf, "record", "-q", "-F", "2000", "-o", str(out / "perf.data"), sys.executable,
@@ -199,6 +342,7 @@ def main(argv=None) -> int:
            "--leader", str(args.leader), "--out", str(out)]
     cmd += [a for f in args.function for a in ("--function", f)]
     cmd += ["--strain", args.strain] if args.strain else []
+    cmd += ["--lines"] if args.lines else []
     print("compiling from an empty cache and solving under perf ...", file=sys.stderr,
           flush=True)
     done = subprocess.run(cmd, cwd=ROOT, env=env)

@@ -4,6 +4,7 @@ Nothing here times anything or runs a benchmark: every case stops at the argumen
 but the slow one that compiles `python -m bench.nodes`' counting copy of the kernels.
 """
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -218,3 +219,75 @@ def test_perfmap_refuses_bad_arguments_and_a_missing_perf_with_one_line(tmp_path
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "needs `perf`" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_perfmap_by_line_sums_samples_into_the_rows_holding_them():
+    from bench.perfmap import by_line
+
+    rows = [(0, "a.py", 10), (8, "a.py", 0), (16, "a.py", 12)]
+    got = by_line({0: 1, 4: 1, 9: 2, 16: 3, 40: 1}, rows)
+    # offset 9 lies in a row of line 0: it counts for line 10 before it
+    assert got == {("a.py", 10): 4, ("a.py", 12): 4}
+
+
+LINES_DEMO = '''
+import sys
+from pathlib import Path
+
+from bench.perfmap import line_tables_only, object_code
+
+line_tables_only()
+from kernels.jit import njit  # noqa: E402
+
+
+@njit(cache=False)
+def mix(n):
+    total = 0
+    for i in range(n):
+        total = (total * 31 + i) % 1000003
+    return total
+
+
+assert mix(3) == 33
+names = [fn.name for cres in mix.overloads.values()
+         for fn in cres.library._final_module.functions
+         if "mix" in fn.name and not fn.is_declaration
+         and not fn.name.startswith(("_ZN7cpython", "cfunc"))]
+Path(sys.argv[1]).write_bytes(object_code([mix], names[0]))
+print(names[0])
+'''
+
+
+def test_perfmap_lines_compiles_a_line_table_that_names_the_source_lines(tmp_path):
+    import shutil
+
+    from bench.perfmap import line_rows
+
+    if shutil.which("readelf") is None or shutil.which("nm") is None:
+        pytest.skip("needs readelf and nm (binutils)")
+    demo = tmp_path / "lines_demo.py"
+    demo.write_text(LINES_DEMO)
+    obj = tmp_path / "demo.o"
+    out = subprocess.run([sys.executable, str(demo), str(obj)], cwd=ROOT, capture_output=True,
+                         text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    rows = line_rows(obj, out.stdout.split()[-1])
+    text = LINES_DEMO.splitlines()
+    first = text.index("def mix(n):") + 1  # line numbers of the demo file
+    body = text.index("        total = (total * 31 + i) % 1000003") + 1
+    # the function's first instruction has a line (its `def`), and its loop body's line
+    # is in the table
+    assert any(off == 0 and line > 0 for off, _, line in rows)
+    named = {line for _, name, line in rows if name == "lines_demo.py"} - {0}
+    assert body in named and named <= set(range(first - 1, first + 5))
+
+
+def test_perfmap_lines_knows_the_callees_numba_inlines_itself(tmp_path):
+    from bench.perfmap import inlined_spans
+
+    (tmp_path / "m.py").write_text(
+        "from numba import njit\n\n\n@njit(inline='always')\ndef a(x):\n    return x + 1\n\n\n"
+        "@njit\ndef b(x):\n    return a(x)\n")
+    assert inlined_spans(tmp_path) == [("m.py", "a", 5, 6)]
+    spans = inlined_spans(ROOT / "kernels")
+    assert ("dd_moves.py", "order_moves") in {(f, fn) for f, fn, _, _ in spans}
