@@ -21,9 +21,11 @@ its line directives, `line_tables_only`: inlined as without it, where numba's pl
 `debug=True` marks every function `noinline`; on the bridge jobs the shares by function
 matched the normal build's within a percent), and the samples of each `--function` are
 also summed by source line (`readelf` reads the table from the library's object code). The
-table names only the compiled function's own file: the lines of a callee inlined into it
-appear under that name with the callee's numbers, so each line is printed with the text of
-that number in the function's own file, and a text that does not fit is a callee's line.
+table names a callee that LLVM inlines by its own file, but one that numba inlines itself
+(`inline="always"`, such as `order_moves` in the search) under the caller's file with the
+callee's line numbers: beside each line of the function's own file the report also names
+the lines of that number in such callees (`or FILE:LINE`), and a text that does not fit is
+one of those.
 
 Usage: `python -m bench.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
 [--leader SEAT] [--strain S|H|D|C|NT] [--function MODULE.NAME ...] [--lines] [--out DIR]`.
@@ -115,9 +117,10 @@ def line_tables_only() -> None:
     """Make numba compile every kernel from here on with a line table and no other debug
     information: `debug=True` in the project's jit options (kernels.jit), without the
     lifetimes it would extend, and numba's flag for debug *directives only* set on every
-    compile (no user option reaches it: the target's flag hook is wrapped), so that no
-    function is marked `noinline` and the code is the one the search runs. Call it before
-    any kernel module is imported; it lasts for the process."""
+    compile (no user option reaches it: the target's flag hook is wrapped), so that numba
+    marks no function `noinline` (on the bridge jobs the shares by function then matched
+    the normal build's within a percent). Call it before any kernel module is imported;
+    it lasts for the process."""
     import warnings
 
     import numba.core.cpu as cpu
