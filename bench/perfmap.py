@@ -52,11 +52,10 @@ from bench.nodes import count
 HOT = "dd_search._search"  # the default function whose instructions are counted
 
 
-def perf_map_entries(dispatchers) -> list:
-    """(address, size, symbol) of every function compiled for `dispatchers` in this
-    process (not those loaded from numba's cache), sorted by address; a function's size
-    runs to the next address (at most 1 MiB)."""
-    found = set()
+def _compiled_libraries(dispatchers):
+    """(library, names of the functions it defines) of each code library compiled for
+    `dispatchers` in this process, once each (one loaded from numba's cache has no module
+    to list)."""
     seen = set()
     for f in dispatchers:
         for cres in f.overloads.values():
@@ -65,17 +64,23 @@ def perf_map_entries(dispatchers) -> list:
                 continue
             seen.add(id(lib))
             module = getattr(lib, "_final_module", None)
-            if module is None:
+            if module is not None:
+                yield lib, [fn.name for fn in module.functions if not fn.is_declaration]
+
+
+def perf_map_entries(dispatchers) -> list:
+    """(address, size, symbol) of every function compiled for `dispatchers` in this
+    process (not those loaded from numba's cache), sorted by address; a function's size
+    runs to the next address (at most 1 MiB)."""
+    found = set()
+    for lib, names in _compiled_libraries(dispatchers):
+        for name in names:
+            try:
+                addr = lib.get_pointer_to_function(name)
+            except Exception:  # noqa: BLE001 - a symbol the library does not export
                 continue
-            for fn in module.functions:
-                if fn.is_declaration:
-                    continue
-                try:
-                    addr = lib.get_pointer_to_function(fn.name)
-                except Exception:  # noqa: BLE001 - a symbol the library does not export
-                    continue
-                if addr:
-                    found.add((addr, fn.name))
+            if addr:
+                found.add((addr, name))
     rows = sorted(found)
     out = []
     for i, (addr, name) in enumerate(rows):
@@ -144,14 +149,9 @@ def line_tables_only() -> None:
 def object_code(dispatchers, symbol: str):
     """The object code (ELF bytes) of a library compiled in this process that defines
     `symbol`; None if there is none."""
-    for f in dispatchers:
-        for cres in f.overloads.values():
-            lib = cres.library
-            module = getattr(lib, "_final_module", None)
-            if module is None:
-                continue
-            if any(fn.name == symbol and not fn.is_declaration for fn in module.functions):
-                return lib._get_compiled_object()
+    for lib, names in _compiled_libraries(dispatchers):
+        if symbol in names:
+            return lib._get_compiled_object()
     return None
 
 
@@ -198,7 +198,8 @@ def child(args, lo: int, hi: int) -> int:
     mods = (dd_batch, dd_search, dd_tt, dd_ruff_game)
     tasks = _tasks(args.jobs, lo, hi, args.leader, args.strain)
     count(mods, tasks[:1])  # compiles
-    entries = perf_map_entries(_kernel_dispatchers())
+    dispatchers = _kernel_dispatchers()
+    entries = perf_map_entries(dispatchers)
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:
         for addr, size, name in entries:
             fh.write(f"{addr:x} {size:x} {name}\n")
@@ -209,7 +210,7 @@ def child(args, lo: int, hi: int) -> int:
                 and size < (1 << 20):
             code = ctypes.string_at(addr, size)
             (out / f"{short_name(name)}_{addr:x}.bin").write_bytes(code)
-            obj = object_code(_kernel_dispatchers(), name) if args.lines else None
+            obj = object_code(dispatchers, name) if args.lines else None
             if obj is not None:
                 (out / f"{short_name(name)}_{addr:x}.o").write_bytes(obj)
                 (out / f"{short_name(name)}_{addr:x}.sym").write_text(name)
@@ -276,19 +277,19 @@ def _line_report(function: str, here: dict, offsets: list, obj: Path, sym: Path)
         return [f"{function}: no line table in its object code"]
     own = function.split(".")[0] + ".py"
     spans = inlined_spans(ROOT / "kernels")
+    texts = {p.name: p.read_text().splitlines() for p in (ROOT / "kernels").glob("*.py")}
     out = [f"{function}: samples by source line (a callee numba inlines itself, "
            f'inline="always", has its lines under {own}: each such line also names the '
            "callees whose lines hold that number, `or ...`):"]
     for (name, line), n in counts.most_common(30):
-        path = ROOT / "kernels" / name
-        text = path.read_text().splitlines() if path.is_file() else []
+        text = texts.get(name, [])
         src = text[line - 1].strip() if 0 < line <= len(text) else ""
         out.append(f"  {n / total:6.1%}  {name}:{line}  {src[:80]}")
         if name == own:
             for file, fn, start, end in spans:
                 if file != own and start <= line <= end:
-                    other = (ROOT / "kernels" / file).read_text().splitlines()[line - 1]
-                    out.append(f"           or {file}:{line} ({fn})  {other.strip()[:70]}")
+                    other = texts[file][line - 1].strip()
+                    out.append(f"           or {file}:{line} ({fn})  {other[:70]}")
     return out
 
 
