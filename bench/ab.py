@@ -21,7 +21,10 @@ compare 200 jobs or more.
 Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--strain S]
 [--rounds N]`,
 where A and B are git revisions or `work` (the working tree). Prints each version's time,
-the ratio B/A, and whether every answer agreed. Nothing is written to BENCHMARKS.md.
+the ratio B/A, and whether every answer agreed; then, from each job's least time over the
+rounds (a job slowed by a burst of load in one round counts at its quickest), the ratio of
+those times summed and the median of the jobs' own ratios (`least_time_ratios`). Nothing
+is written to BENCHMARKS.md.
 """
 
 import argparse
@@ -138,6 +141,15 @@ def deal_range(parser, deals: str, which: str, strain: str | None = None) -> tup
     return lo, hi
 
 
+def least_time_ratios(times_a, times_b) -> tuple:
+    """(sum ratio, median job ratio) of two versions' times, each (rounds, jobs): every
+    job's least time over the rounds, summed over the jobs for the first, B's over A's job
+    by job for the second."""
+    least_a = np.min(np.asarray(times_a, float), axis=0)
+    least_b = np.min(np.asarray(times_b, float), axis=0)
+    return float(least_b.sum() / least_a.sum()), float(np.median(least_b / least_a))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -172,7 +184,7 @@ def main(argv=None) -> int:
     print(f"compiling both versions ({args.a}, {args.b}) ...", file=sys.stderr, flush=True)
     for x in "ab":
         solve(x, fresh(x), tasks[-1])
-    spent = {"a": 0.0, "b": 0.0}
+    times = {x: np.zeros((args.rounds, len(tasks))) for x in "ab"}
     answers = {"a": [], "b": []}
     for rnd in range(args.rounds):
         states = {x: fresh(x) for x in ("ab" if rnd % 2 == 0 else "ba")}
@@ -180,12 +192,16 @@ def main(argv=None) -> int:
             for x in ("ab" if (i + rnd) % 2 == 0 else "ba"):
                 start = time.perf_counter()
                 out = solve(x, states[x], task)
-                spent[x] += time.perf_counter() - start
+                times[x][rnd, i] = time.perf_counter() - start
                 if rnd == 0:
                     answers[x].append(out)
     same = all((p == q).all() for p, q in zip(answers["a"], answers["b"], strict=True))
+    spent = {x: times[x].sum() for x in "ab"}
     print(f"A {args.a}: {spent['a']:.2f} s   B {args.b}: {spent['b']:.2f} s   "
           f"B/A {spent['b'] / spent['a']:.3f}   answers {'agree' if same else 'DIFFER'}")
+    total, median = least_time_ratios(times["a"], times["b"])
+    print(f"each job's least time over {args.rounds} rounds: B/A {total:.3f} summed, "
+          f"{median:.3f} the median job")
     return 0 if same else 1
 
 

@@ -86,6 +86,17 @@ def test_ab_bridge_tasks_are_the_solver_bench_jobs():
         assert jobs.tolist() == [[JOB_TRICKS, (1 << declarer) | (1 << (declarer + 2) % 4), trump]]
 
 
+def test_ab_least_time_ratios_take_each_jobs_quickest_round():
+    # a burst of load in one round (job 1 of A, round 0) does not count: each job at its
+    # least time, then summed (B 4 against A 11) and job by job (ratios 0.5, 0.25, 1.0)
+    from bench.ab import least_time_ratios
+
+    a = [[2.0, 90.0, 1.0], [3.0, 8.0, 1.0]]
+    b = [[1.0, 2.0, 1.5], [4.0, 3.0, 1.0]]
+    total, median = least_time_ratios(a, b)
+    assert total == pytest.approx(4.0 / 11.0) and median == pytest.approx(0.5)
+
+
 def test_ab_bridge_tasks_of_one_strain_are_those_of_the_range():
     # `--strain NT`: the no-trump jobs among the range's, in order, and nothing else
     from bench.ab import _tasks
