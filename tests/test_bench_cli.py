@@ -302,3 +302,50 @@ def test_perfmap_lines_knows_the_callees_numba_inlines_itself(tmp_path):
     assert inlined_spans(tmp_path) == [("m.py", "a", 5, 6)]
     spans = inlined_spans(ROOT / "kernels")
     assert ("dd_moves.py", "order_moves") in {(f, fn) for f, fn, _, _ in spans}
+
+
+@pytest.mark.parametrize("args, message", [
+    (("HEAD", "work", "work"), "at most two revisions, not 3"),
+    (("work", "--dds"), "--dds counts DDS on the bridge jobs beside one revision"),
+    (("HEAD", "work", "--dds", "--jobs", "bridge"), "--dds counts DDS on the bridge jobs"),
+    (("work", "--jobs", "bridge", "--deals", "0:501"), "--deals must lie within 0:500"),
+])
+def test_instr_refuses_bad_arguments_with_one_line(args, message):
+    out = subprocess.run([sys.executable, "-m", "bench.instr", *args], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_instr_reads_cachegrinds_summary():
+    from bench.instr import parse_counts
+
+    text = ("==1== I   refs:      12,465,109,318\n==1== Branches:  1,443,460,496  (1 cond)\n"
+            "==1== Mispredicts:      143,086,200  (  119,398,941 cond + 23,687,259 ind)\n")
+    assert parse_counts(text) == (12465109318, 143086200)
+    with pytest.raises(SystemExit, match="no cachegrind summary"):
+        parse_counts("valgrind: command not found")
+
+
+def test_instr_one_card_deal_keeps_the_jobs_and_holds_a_card_a_hand():
+    from bench.ab import _tasks
+    from bench.instr import one_card_deal
+
+    task = _tasks("bridge", 3, 4, leader=1)
+    deal, leader, jobs = one_card_deal(task)
+    assert deal.shape == task[0][0].shape and deal.dtype == task[0][0].dtype
+    assert [bin(int(h)).count("1") for h in deal[0]] == [1, 1, 1, 1]
+    assert int(np.bitwise_or.reduce(deal[0])).bit_count() == 4  # four different cards
+    assert leader == task[0][1] and (jobs == task[0][2]).all()
+
+
+def test_instr_child_answers_as_dds_does_on_bridge_jobs(capsys):
+    # the child counted under valgrind, run natively on the repository's kernels: its hash
+    # of our answers (the one-card deal, then bridge jobs 0-2) is the hash of DDS's,
+    # turned into the declarer's side's tricks
+    pytest.importorskip("endplay")
+    from bench.instr import child
+
+    child(["ours", str(ROOT), "kernels", "bridge", "0", "3", "1", "-"])
+    ours = capsys.readouterr().out.strip()
+    child(["dds", str(ROOT), "-", "bridge", "0", "3", "1", "-"])
+    assert capsys.readouterr().out.strip() == ours and len(ours) == 12
