@@ -12,7 +12,9 @@ machine has it), and then two child processes run under `valgrind --tool=cachegr
 compiled function the jobs use is loaded), the other the same deal and then the jobs.
 The difference of their counts is the jobs' own: instructions (cachegrind's `I refs`)
 and conditional and indirect branches its simple predictor mispredicts (a model, not
-the processor's predictor). Counts repeat exactly from run to run.
+the processor's predictor). Two copies of one version differ by a few million
+instructions (bridge jobs 0-4: 1.713 and 1.707 G; 0-39: 9.215 and 9.207 G), where their
+times differ by a few percent.
 
 `--dds` counts DDS (endplay's `solve_board`, value only, one thread, as `python -m bench
 solver` calls it) on the same bridge jobs beside one version, its answers (the side on
@@ -168,8 +170,10 @@ def main(argv=None) -> int:
 
     name, features = valgrind_cpu()
     tmp = Path(tempfile.mkdtemp(prefix="bench-instr-"))
+    # one hash seed: the interpreter's own work (dict probes, string hashes) the same in
+    # every run, so that the two runs' difference is the jobs' alone
     env = dict(os.environ, NUMBA_CPU_NAME=name, NUMBA_CPU_FEATURES=features,
-               NUMBA_CACHE_DIR=str(tmp / "numba-cache"))
+               NUMBA_CACHE_DIR=str(tmp / "numba-cache"), PYTHONHASHSEED="0")
     results = []
     for i, rev in enumerate(args.revs):
         mod = f"kernels_i{i}"
