@@ -43,7 +43,6 @@ from kernels.dd_tt import (
     code_card,
     drop_sole_suits,
     exact_lookup,
-    exact_prefetch,
     exact_store,
     full_ks,
     ks_from_relevance,
@@ -280,37 +279,56 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     vrel = trick_relevance(row, wi)
                     mode = _DONE_NOSTORE
                 else:
-                    # the table's key first and its exact bucket asked for (the class
-                    # bucket too until the thirty-third session: kernels.dd_tt.
-                    # exact_prefetch), so that its lines load while the quick bounds are
-                    # worked out (which settle about a sixth of these nodes, the key
-                    # wasted there). Twenty-ninth session,
-                    # `python -m bench.ab`: numeric jobs of seed-777 deals 0-39 0.974 of
-                    # the time, deals 40-99 0.960, every job of deals 0-59 0.974; bridge,
-                    # the bench's 100 deals, 0.890. The twelfth measured an earlier form
-                    # slower. Not in the probing (misère) searches, whose quick bounds
-                    # settle nearly half these nodes and hide little: there it took 1.115
-                    # of the time (deals 0-199). Tested on `probe`, not on the mode, so
-                    # that numba prunes the other branch from each compiled search: a
-                    # test on the mode at run time left misère 1.110 (its code the old
-                    # one, but compiled beside the new)
+                    # the exact half of the table first, before the quick bounds (a
+                    # position it settles skips them), then the quick bounds, then the
+                    # class half. Until the forty-eighth session the quick bounds came
+                    # first and the exact bucket's lines were only asked for
+                    # (`prefetch`) while they ran: twenty-ninth session, `python -m
+                    # bench.ab`, 0.974 of the numeric jobs' time and 0.890 of bridge's
+                    # against no request. The quick bounds take about 1,200
+                    # instructions a boundary node (`python -m bench.instr`), the exact
+                    # lookup a few dozen. Forty-eighth session, bridge jobs: nodes
+                    # 1.017 (jobs 0-199; a settled lookup may name more cards than a
+                    # quick bound would), instructions 0.947 (jobs 0-39); `bench.ab`
+                    # on the 500 jobs, 3 rounds, 1.005 of the time in all (each job's
+                    # least time: 0.996 summed), the median job 0.961. Not in the
+                    # probing (misère) searches, whose quick bounds settle nearly half
+                    # these nodes (the prefetch had cost them 1.115 of the time there).
+                    # Tested on `probe`, not on the mode, so that numba prunes the
+                    # other branch from each compiled search
+                    lo_e = 0
+                    up_e = 13
+                    klo_e = U0
+                    kup_e = U0
+                    code_e = 0
                     if probe is None:
                         dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
                                                             winmask)
                         k1, k2 = position_key(dist, meta, o1, o2)
-                        exact_prefetch(exact, k1, k2)
-                    lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
-                                                              winmask, nd)
-                    if lo_q >= nd:
-                        v = True
-                        vrel = lo_rel
-                        mode = _DONE_NOSTORE
-                    elif up_q < nd:
-                        v = False
-                        vrel = up_rel
-                        mode = _DONE_NOSTORE
-                    if COUNT_NODES and mode == _DONE_NOSTORE:
-                        scores[STATS_ROW, 3] += 1
+                        lo_e, up_e, klo_e, kup_e, code_e = exact_lookup(exact, k1, k2)
+                        if lo_e >= nd:
+                            v = True
+                            vrel = relevance_from_ks(hands, klo_e)
+                            mode = _DONE_NOSTORE
+                        elif up_e < nd:
+                            v = False
+                            vrel = relevance_from_ks(hands, kup_e)
+                            mode = _DONE_NOSTORE
+                        if COUNT_NODES and mode == _DONE_NOSTORE:
+                            scores[STATS_ROW, 2] += 1
+                    if mode == _NEXT:
+                        lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
+                                                                  winmask, nd)
+                        if lo_q >= nd:
+                            v = True
+                            vrel = lo_rel
+                            mode = _DONE_NOSTORE
+                        elif up_q < nd:
+                            v = False
+                            vrel = up_rel
+                            mode = _DONE_NOSTORE
+                        if COUNT_NODES and mode == _DONE_NOSTORE:
+                            scores[STATS_ROW, 3] += 1
                     if mode == _NEXT:
                         if probe is not None:
                             dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
@@ -322,7 +340,10 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         kown2[ti] = o2
                         kex1[ti] = k1
                         kex2[ti] = k2
-                        lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
+                        if probe is None:
+                            lo, up, klo, kup, code = lo_e, up_e, klo_e, kup_e, code_e
+                        else:
+                            lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
                         if lo < nd <= up:
                             lo2, klo2, up2, kup2, code2 = tt_lookup(classes, dist, meta,
                                                                     o1, o2, nd)

@@ -108,7 +108,7 @@ import ctypes
 
 import numpy as np
 
-from kernels.bits import leading_zeros, popcount, prefetch_row, trailing_zeros
+from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1, suit_of
 from kernels.jit import NO_REFCOUNT, njit
 
@@ -665,26 +665,6 @@ def _k_sum(kw):
     """Cards a class's k nibbles name, all suits together."""
     return np.int64((kw & _F) + ((kw >> np.uint64(4)) & _F) + ((kw >> np.uint64(8)) & _F)
                     + (kw >> np.uint64(12)))
-
-
-@njit(**NO_REFCOUNT)
-def exact_prefetch(exact, k1, k2):
-    """Start loading every cache line of the exact bucket of (k1, k2) (`exact_lookup`
-    reads one line or more of it), so that its misses to memory overlap other work.
-
-    The class bucket of the position (1 KiB, which `tt_lookup` scans when the exact half
-    does not settle the target) was requested the same way until the thirty-third
-    session, 16 lines at every trick boundary. perf over the bench's bridge jobs found
-    the first request of each boundary waiting (12% of `_search`'s samples on this
-    prefetch's first line, 4% on the class bucket's first; for a free miss buffer or a
-    page walk, not told apart). Without the class lines, side by side: bridge (the
-    bench's first 200 jobs) 0.956 of the time, misère of seed-777 deals 0-59 0.954,
-    numeric deals 0-39 1.006 (noise); the bucket's first 4 lines only: bridge 0.938,
-    numeric 1.003, and against none on 500 bridge jobs 0.998. The twenty-ninth session
-    had measured it a gain (numeric 23.6 -> 22.2 s) with the search of that time."""
-    base = _bucket(exact, k1, k2, WAYS)
-    for w in range(0, WAYS, 2):
-        prefetch_row(exact, base + w)
 
 
 @njit(**NO_REFCOUNT)
