@@ -110,6 +110,17 @@ def trick_relevance(row, winner_index):
     return bit(wcard) if n >= 2 else U0
 
 
+@njit(**NO_REFCOUNT)
+def verdict(lower, upper, lower_rel, upper_rel, need):
+    """(settled, value, relevance): whether bounds on the tricks to come settle a target
+    (`need`), what they say, and the relevance (or k nibbles) of the bound that does."""
+    if lower >= need:
+        return True, True, lower_rel
+    if upper < need:
+        return True, False, upper_rel
+    return False, False, U0
+
+
 @njit
 def lone_games(trump, maxmask, winmask):
     """(misère game, trump game): which game of its own a search asks of a lone seat whose
@@ -306,26 +317,20 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                                                             winmask)
                         k1, k2 = position_key(dist, meta, o1, o2)
                         lo_e, up_e, klo_e, kup_e, code_e = exact_lookup(exact, k1, k2)
-                        if lo_e >= nd:
-                            v = True
-                            vrel = relevance_from_ks(hands, klo_e)
-                            mode = _DONE_NOSTORE
-                        elif up_e < nd:
-                            v = False
-                            vrel = relevance_from_ks(hands, kup_e)
+                        done, tv, kw = verdict(lo_e, up_e, klo_e, kup_e, nd)
+                        if done:
+                            v = tv
+                            vrel = relevance_from_ks(hands, kw)
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
                     if mode == _NEXT:
                         lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
                                                                   winmask, nd)
-                        if lo_q >= nd:
-                            v = True
-                            vrel = lo_rel
-                            mode = _DONE_NOSTORE
-                        elif up_q < nd:
-                            v = False
-                            vrel = up_rel
+                        done, tv, tr = verdict(lo_q, up_q, lo_rel, up_rel, nd)
+                        if done:
+                            v = tv
+                            vrel = tr
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 3] += 1
@@ -355,13 +360,10 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                                 kup = kup2
                             if code == 0:
                                 code = code2
-                        if lo >= nd:
-                            v = True
-                            vrel = relevance_from_ks(hands, klo)
-                            mode = _DONE_NOSTORE
-                        elif up < nd:
-                            v = False
-                            vrel = relevance_from_ks(hands, kup)
+                        done, tv, kw = verdict(lo, up, klo, kup, nd)
+                        if done:
+                            v = tv
+                            vrel = relevance_from_ks(hands, kw)
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
