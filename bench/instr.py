@@ -127,7 +127,9 @@ def measure(which, folder, name, args, lo, hi, env) -> tuple:
 
     root = Path(__file__).resolve().parent.parent
     if which == "ours":
-        subprocess.run(cmd(lo, lo), env=env, cwd=root, check=True, capture_output=True)
+        got = subprocess.run(cmd(lo, lo), env=env, cwd=root, capture_output=True, text=True)
+        if got.returncode != 0:
+            raise SystemExit(f"bench.instr: the native compile failed:\n{got.stderr[-2000:]}")
     vg = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
           "--cachegrind-out-file=/dev/null"]
     counts = []

@@ -294,15 +294,16 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     # position it settles skips them), then the quick bounds, then the
                     # class half. Until the forty-eighth session the quick bounds came
                     # first and the exact bucket's lines were only asked for
-                    # (`prefetch`) while they ran: twenty-ninth session, `python -m
-                    # bench.ab`, 0.974 of the numeric jobs' time and 0.890 of bridge's
-                    # against no request. The quick bounds take about 1,200
+                    # (kernels.bits.prefetch_row) while they ran: twenty-ninth session,
+                    # `python -m bench.ab`, 0.974 of the numeric jobs' time and 0.890
+                    # of bridge's against no request. The quick bounds take about 1,200
                     # instructions a boundary node (`python -m bench.instr`), the exact
                     # lookup a few dozen. Forty-eighth session, bridge jobs: nodes
                     # 1.017 (jobs 0-199; a settled lookup may name more cards than a
                     # quick bound would), instructions 0.947 (jobs 0-39); `bench.ab`
-                    # on the 500 jobs, 3 rounds, 1.005 of the time in all (each job's
-                    # least time: 0.996 summed), the median job 0.961. Not in the
+                    # on the 500 jobs, 3 rounds, twice: 1.005 of the time in all, the
+                    # median job 0.961 and 0.976; numeric jobs of seed-777 deals 0-39
+                    # 1.000 (the median job 0.997). Not in the
                     # probing (misère) searches, whose quick bounds settle nearly half
                     # these nodes (the prefetch had cost them 1.115 of the time there).
                     # Tested on `probe`, not on the mode, so that numba prunes the
