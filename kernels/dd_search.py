@@ -307,18 +307,14 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     # probing (misère) searches, whose quick bounds settle nearly half
                     # these nodes (the prefetch had cost them 1.115 of the time there).
                     # Tested on `probe`, not on the mode, so that numba prunes the
-                    # other branch from each compiled search
-                    lo_e = 0
-                    up_e = 13
-                    klo_e = U0
-                    kup_e = U0
-                    code_e = 0
+                    # other branch from each compiled search (so each defines the
+                    # words and the exact bounds once)
                     if probe is None:
                         dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
                                                             winmask)
                         k1, k2 = position_key(dist, meta, o1, o2)
-                        lo_e, up_e, klo_e, kup_e, code_e = exact_lookup(exact, k1, k2)
-                        done, tv, kw = verdict(lo_e, up_e, klo_e, kup_e, nd)
+                        lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
+                        done, tv, kw = verdict(lo, up, klo, kup, nd)
                         if done:
                             v = tv
                             vrel = relevance_from_ks(hands, kw)
@@ -340,16 +336,13 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                             dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
                                                                 winmask)
                             k1, k2 = position_key(dist, meta, o1, o2)
+                            lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
                         kdist[ti] = dist
                         kmeta[ti] = meta
                         kown1[ti] = o1
                         kown2[ti] = o2
                         kex1[ti] = k1
                         kex2[ti] = k2
-                        if probe is None:
-                            lo, up, klo, kup, code = lo_e, up_e, klo_e, kup_e, code_e
-                        else:
-                            lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
                         if lo < nd <= up:
                             lo2, klo2, up2, kup2, code2 = tt_lookup(classes, dist, meta,
                                                                     o1, o2, nd)
