@@ -241,7 +241,11 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
     while True:
         ti = ply >> 2
         npl = ply & 3
-        ld = leaders[ti]
+        # unsigned indices: numba wraps a signed index that is negative (a test, a mask
+        # and a load of the array's shape at every access)
+        uy = np.uint64(ply)
+        ut = np.uint64(ti)
+        ld = leaders[ut]
         p = (ld + npl) & 3
         is_max = ((maxmask >> p) & 1) == 1
         if mode == _ENTER:
@@ -269,8 +273,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             if npl == 0:
                 if COUNT_NODES:
                     scores[STATS_ROW, 1] += 1
-                started[ti] = nodes
-                nd = needs[ti]
+                started[ut] = nodes
+                nd = needs[ut]
                 r = popcount(hands[ld])
                 if nd <= 0:
                     v = True
@@ -281,7 +285,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     vrel = U0
                     mode = _DONE_NOSTORE
                 elif r == 1:
-                    row = tricks[ti]
+                    row = tricks[ut]
                     for i in range(4):
                         row[i] = trailing_zeros(hands[(ld + i) & 3])
                     wi = current_winner_trump(row, 4, trump)
@@ -337,12 +341,12 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                                                                 winmask)
                             k1, k2 = position_key(dist, meta, o1, o2)
                             lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
-                        kdist[ti] = dist
-                        kmeta[ti] = meta
-                        kown1[ti] = o1
-                        kown2[ti] = o2
-                        kex1[ti] = k1
-                        kex2[ti] = k2
+                        kdist[ut] = dist
+                        kmeta[ut] = meta
+                        kown1[ut] = o1
+                        kown2[ut] = o2
+                        kex1[ut] = k1
+                        kex2[ut] = k2
                         if lo < nd <= up:
                             lo2, klo2, up2, kup2, code2 = tt_lookup(classes, dist, meta,
                                                                     o1, o2, nd)
@@ -382,22 +386,22 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                             if won:
                                 v = True
                                 vrel = grel
-                                best[ti] = -1
+                                best[ut] = -1
                                 mode = _DONE
                                 if COUNT_NODES:
                                     scores[STATS_ROW, 5] += 1
             elif plain:
                 # inside a trick: when one more trick decides the target, a side sure to
                 # win this one settles it (R20)
-                nd = needs[ti]
+                nd = needs[ut]
                 if nd == 1:
-                    won, grel = side_takes_trick(hands, tricks[ti], npl, ld, trump, winmask)
+                    won, grel = side_takes_trick(hands, tricks[ut], npl, ld, trump, winmask)
                     if won:
                         v = True
                         vrel = grel
                         mode = _DONE_NOSTORE
                 elif nd == popcount(hands[(ld + 3) & 3]):
-                    won, grel = side_takes_trick(hands, tricks[ti], npl, ld, trump,
+                    won, grel = side_takes_trick(hands, tricks[ut], npl, ld, trump,
                                                  15 ^ winmask)
                     if won:
                         v = False
@@ -405,36 +409,36 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         mode = _DONE_NOSTORE
                 elif npl == 1 and trump < 0:
                     # no trump: the second hand's side wins this trick and cashes enough
-                    won, v, grel = second_hand_tricks(hands, tricks[ti], ld, trump, winmask, nd)
+                    won, v, grel = second_hand_tricks(hands, tricks[ut], ld, trump, winmask, nd)
                     if won:
                         vrel = grel
                         mode = _DONE_NOSTORE
             if mode == _NEXT:
                 if npl == 0:
                     first = code_card(hands, code)  # the table's best lead, tried first
-                nmov[ply] = order_moves(hands, tricks[ti], npl, ld, gones[ti], trump, maxmask,
-                                        winmask, first, moves[ply], scores[ply],
-                                        killers[ti] if npl == 0 else -1)
-                best[ti] = -1
-                idx[ply] = 0
-                rels[ply] = U0
+                nmov[uy] = order_moves(hands, tricks[ut], npl, ld, gones[ut], trump, maxmask,
+                                        winmask, first, moves[uy], scores[uy],
+                                        killers[ut] if npl == 0 else -1)
+                best[ut] = -1
+                idx[uy] = 0
+                rels[uy] = U0
                 if COUNT_NODES and npl == 0:
                     scores[STATS_ROW, 4] += 1
                     scores[WASTE_ROW, ti] = wasted
-                tried[ply] = U0
+                tried[uy] = U0
                 if probe is not None and probe > 0 and is_max and pn_ply < 0 and \
-                        ply < PROBE_PLIES and nmov[ply] >= 2:
+                        ply < PROBE_PLIES and nmov[uy] >= 2:
                     pn_ply = ply
                     pn_budget = probe
-                    pn_left = nmov[ply]
+                    pn_left = nmov[uy]
         elif mode == _CHILD:
-            c = moves[ply, idx[ply] - 1]
+            c = moves[uy, np.uint64(idx[uy] - 1)]
             hands[p] ^= bit(c)
             if npl == 3:
-                vrel |= trels[ti]
+                vrel |= trels[ut]
             if COUNT_NODES and npl == 0 and v == is_max:
                 col = 6 if is_max else 9
-                if idx[ply] == 1:
+                if idx[uy] == 1:
                     scores[STATS_ROW, col] += 1
                 else:
                     scores[STATS_ROW, col + 1] += 1
@@ -444,8 +448,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         scores[WASTE_ROW - 1, ti] - scores[WASTE_ROW, ti])
             if v == is_max:
                 if npl == 0:
-                    best[ti] = c
-                    killers[ti] = c
+                    best[ut] = c
+                    killers[ut] = c
                 if pn_ply == ply:
                     pn_ply = -1
                     pn_limit = _NO_LIMIT
@@ -454,24 +458,24 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 # c stood for its whole run of equivalent cards: had another card of the
                 # run been played, the roles would be swapped, so when the run matters
                 # (a card of it is relevant) its lowest card, c, matters too
-                if vrel & run_above(hands[p], c, gones[ti]):
+                if vrel & run_above(hands[p], c, gones[ut]):
                     vrel |= bit(c)
-                rels[ply] |= vrel
-                tried[ply] |= bit(c)
+                rels[uy] |= vrel
+                tried[uy] |= bit(c)
                 mode = _NEXT
         if mode == _NEXT:
             c = -1
-            while idx[ply] < nmov[ply]:
-                c = moves[ply, idx[ply]]
-                idx[ply] += 1
+            while idx[uy] < nmov[uy]:
+                c = moves[uy, np.uint64(idx[uy])]
+                idx[uy] += 1
                 # skip a card below every relevant card of its suit once another such
                 # card of the suit was tried here (same value, see the doc above), unless
                 # its own run reaches a relevant card (then the run's bottom matters)
                 sm = SUIT_MASK[suit_of(c)]
-                rs = rels[ply] & sm
+                rs = rels[uy] & sm
                 small = sm if rs == U0 else ((rs & (U0 - rs)) - U1) & sm
-                if (bit(c) & small) != U0 and (tried[ply] & small) != U0 and (
-                        rels[ply] & run_above(hands[p], c, gones[ti])) == U0:
+                if (bit(c) & small) != U0 and (tried[uy] & small) != U0 and (
+                        rels[uy] & run_above(hands[p], c, gones[ut])) == U0:
                     c = -1
                     continue
                 break
@@ -482,33 +486,33 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     pn_ply = -1
                     pn_limit = _NO_LIMIT
                 v = not is_max
-                vrel = rels[ply]
+                vrel = rels[uy]
                 mode = _DONE
             else:
                 hands[p] ^= bit(c)
-                tricks[ti, npl] = c
+                tricks[ut, np.uint64(npl)] = c
                 if COUNT_NODES and npl == 0:
                     scores[LEAD_ROW, ti] = nodes
                     scores[WASTE_ROW - 1, ti] = wasted
                 if probe is not None and pn_ply == ply:
-                    if idx[ply] == nmov[ply]:
+                    if idx[uy] == nmov[uy]:
                         # the last card still open: no budget
                         pn_ply = -1
                         pn_limit = _NO_LIMIT
                     else:
                         if pn_left == 0:  # a new round: every open card once more
                             pn_budget *= PROBE_GROWTH
-                            pn_left = nmov[ply] - idx[ply] + 1
+                            pn_left = nmov[uy] - idx[uy] + 1
                         pn_left -= 1
                         pn_limit = nodes + pn_budget
                 if npl == 3:
-                    row = tricks[ti]
+                    row = tricks[ut]
                     wi = current_winner_trump(row, 4, trump)
                     w = (ld + wi) & 3
-                    trels[ti] = trick_relevance(row, wi)
-                    leaders[ti + 1] = w
-                    needs[ti + 1] = needs[ti] - ((winmask >> w) & 1)
-                    gones[ti + 1] = gones[ti] | bit(row[0]) | bit(row[1]) | bit(row[2]) | bit(c)
+                    trels[ut] = trick_relevance(row, wi)
+                    leaders[ut + U1] = w
+                    needs[ut + U1] = needs[ut] - ((winmask >> w) & 1)
+                    gones[ut + U1] = gones[ut] | bit(row[0]) | bit(row[1]) | bit(row[2]) | bit(c)
                 ply += 1
                 mode = _ENTER
                 continue
@@ -519,17 +523,17 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             vrel = drop_sole_suits(hands, vrel)
         if mode == _DONE and npl == 0:
             r = popcount(hands[ld])
-            code = 0 if best[ti] < 0 else move_code(hands, best[ti])
+            code = 0 if best[ut] < 0 else move_code(hands, best[ut])
             kw = ks_from_relevance(hands, vrel)
-            lo = needs[ti] if v else 0
-            up = r if v else needs[ti] - 1
+            lo = needs[ut] if v else 0
+            up = r if v else needs[ut] - 1
             # the replacement priority: how many nodes the result cost (bits of the count)
-            cost = 64 - leading_zeros(np.uint64(nodes - started[ti]))
-            exact_store(exact, kex1[ti], kex2[ti], kw if v else U0, U0 if v else kw, cost,
+            cost = 64 - leading_zeros(np.uint64(nodes - started[ut]))
+            exact_store(exact, kex1[ut], kex2[ut], kw if v else U0, U0 if v else kw, cost,
                         lo, up, code, gen)
             if kw != full_ks(hands):
                 # misère's classes do not spill past their bucket (kernels.dd_tt)
-                tt_store(classes, kdist[ti], kmeta[ti], kown1[ti], kown2[ti], kw, cost,
+                tt_store(classes, kdist[ut], kmeta[ut], kown1[ut], kown2[ut], kw, cost,
                          lo, up, code, gen, CLASS_SPILL if plain else 0)
         if ply == 0:
             if COUNT_NODES:
