@@ -294,38 +294,24 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     vrel = trick_relevance(row, wi)
                     mode = _DONE_NOSTORE
                 else:
-                    # the exact half of the table first, before the quick bounds (a
-                    # position it settles skips them), then the quick bounds, then the
-                    # class half. Until the forty-eighth session the quick bounds came
-                    # first and the exact bucket's lines were only asked for
-                    # (kernels.bits.prefetch_row) while they ran: twenty-ninth session,
-                    # `python -m bench.ab`, 0.974 of the numeric jobs' time and 0.890
-                    # of bridge's against no request. The quick bounds take about 1,200
-                    # instructions a boundary node (`python -m bench.instr`), the exact
-                    # lookup a few dozen. Forty-eighth session, bridge jobs: nodes
-                    # 1.017 (jobs 0-199; a settled lookup may name more cards than a
-                    # quick bound would), instructions 0.947 (jobs 0-39); `bench.ab`
-                    # on the 500 jobs, 3 rounds, twice: 1.005 of the time in all, the
-                    # median job 0.961 and 0.976; numeric jobs of seed-777 deals 0-39
-                    # 1.000 (the median job 0.997). Not in the
+                    # the table first, its exact half then its class half, and the quick
+                    # bounds only for a position neither settles: the table settles
+                    # about as many boundary nodes as the quick bounds do and costs
+                    # about half as many instructions (`python -m bench.instr`). Until
+                    # the forty-eighth session the quick bounds came first, then the
+                    # table; that session put the exact half first (bridge: nodes 1.017,
+                    # instructions 0.947, time 1.005, the median job 0.961-0.976), the
+                    # forty-ninth the class half too (with the words and the exact
+                    # lookup inlined): bridge jobs 0-39 nodes 1.007, quick-bound calls
+                    # 1.52 -> about 0.95 M, instructions 0.916 (valgrind); `bench.ab`,
+                    # the 500 bridge jobs, 3 rounds: 0.944 (the median job 0.953);
+                    # numeric jobs of seed-777 deals 0-39 0.971 (0.982). Not in the
                     # probing (misère) searches, whose quick bounds settle nearly half
-                    # these nodes (the prefetch had cost them 1.115 of the time there).
-                    # Tested on `probe`, not on the mode, so that numba prunes the
-                    # other branch from each compiled search (so each defines the
-                    # words and the exact bounds once)
-                    if probe is None:
-                        dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
-                                                            winmask)
-                        k1, k2 = position_key(dist, meta, o1, o2)
-                        lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
-                        done, tv, kw = verdict(lo, up, klo, kup, nd)
-                        if done:
-                            v = tv
-                            vrel = relevance_from_ks(hands, kw)
-                            mode = _DONE_NOSTORE
-                        if COUNT_NODES and mode == _DONE_NOSTORE:
-                            scores[STATS_ROW, 2] += 1
-                    if mode == _NEXT:
+                    # these nodes (a prefetch of the exact bucket while they ran had
+                    # cost them 1.115 of the time there). Tested on `probe`, not on the
+                    # mode, so that numba prunes the other order from each compiled
+                    # search
+                    if probe is not None:
                         lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
                                                                   winmask, nd)
                         done, tv, tr = verdict(lo_q, up_q, lo_rel, up_rel, nd)
@@ -336,11 +322,10 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 3] += 1
                     if mode == _NEXT:
-                        if probe is not None:
-                            dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
-                                                                winmask)
-                            k1, k2 = position_key(dist, meta, o1, o2)
-                            lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
+                        dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
+                                                            winmask)
+                        k1, k2 = position_key(dist, meta, o1, o2)
+                        lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
                         kdist[ut] = dist
                         kmeta[ut] = meta
                         kown1[ut] = o1
@@ -365,6 +350,17 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                             mode = _DONE_NOSTORE
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
+                    if probe is None and mode == _NEXT:
+                        lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
+                                                                  winmask, nd)
+                        done, tv, tr = verdict(lo_q, up_q, lo_rel, up_rel, nd)
+                        if done:
+                            v = tv
+                            vrel = tr
+                            mode = _DONE_NOSTORE
+                        if COUNT_NODES and mode == _DONE_NOSTORE:
+                            scores[STATS_ROW, 3] += 1
+                    if mode == _NEXT:
                         if mode == _NEXT and (trump_game or misere_game):
                             # a search of its own may settle what a lone seat needs
                             # (stored like a search's result): the lone declarer's trump
