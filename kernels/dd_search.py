@@ -121,6 +121,19 @@ def verdict(lower, upper, lower_rel, upper_rel, need):
     return False, False, U0
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def quick_settle(hands, leader, trump, maxmask, winmask, need, mode, v, vrel, scores):
+    """(mode, value, relevance) of a trick-boundary node after the quick bounds: settled
+    (_DONE_NOSTORE) when they settle the target `need`, else as given."""
+    lo, up, lo_rel, up_rel = quick_bounds(hands, leader, trump, maxmask, winmask, need)
+    done, tv, tr = verdict(lo, up, lo_rel, up_rel, need)
+    if done:
+        if COUNT_NODES:
+            scores[STATS_ROW, 3] += 1
+        return _DONE_NOSTORE, tv, tr
+    return mode, v, vrel
+
+
 @njit
 def lone_games(trump, maxmask, winmask):
     """(misère game, trump game): which game of its own a search asks of a lone seat whose
@@ -312,15 +325,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     # mode, so that numba prunes the other order from each compiled
                     # search
                     if probe is not None:
-                        lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
-                                                                  winmask, nd)
-                        done, tv, tr = verdict(lo_q, up_q, lo_rel, up_rel, nd)
-                        if done:
-                            v = tv
-                            vrel = tr
-                            mode = _DONE_NOSTORE
-                        if COUNT_NODES and mode == _DONE_NOSTORE:
-                            scores[STATS_ROW, 3] += 1
+                        mode, v, vrel = quick_settle(hands, ld, trump, maxmask, winmask, nd,
+                                                     mode, v, vrel, scores)
                     if mode == _NEXT:
                         dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
                                                             winmask)
@@ -351,15 +357,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         if COUNT_NODES and mode == _DONE_NOSTORE:
                             scores[STATS_ROW, 2] += 1
                     if probe is None and mode == _NEXT:
-                        lo_q, up_q, lo_rel, up_rel = quick_bounds(hands, ld, trump, maxmask,
-                                                                  winmask, nd)
-                        done, tv, tr = verdict(lo_q, up_q, lo_rel, up_rel, nd)
-                        if done:
-                            v = tv
-                            vrel = tr
-                            mode = _DONE_NOSTORE
-                        if COUNT_NODES and mode == _DONE_NOSTORE:
-                            scores[STATS_ROW, 3] += 1
+                        mode, v, vrel = quick_settle(hands, ld, trump, maxmask, winmask, nd,
+                                                     mode, v, vrel, scores)
                     if mode == _NEXT:
                         if mode == _NEXT and (trump_game or misere_game):
                             # a search of its own may settle what a lone seat needs
