@@ -90,3 +90,63 @@ _prefetch_typer.__name__ = "prefetch_row"
 prefetch_row = intrinsic(_prefetch_typer)
 prefetch_row.__doc__ = """Ask the CPU to start loading the cache line of row `row` of a 2-D
 array (LLVM's prefetch hint: no effect on results, no fault on any address)."""
+
+
+def _target_features() -> str:
+    """The CPU features numba compiles for: NUMBA_CPU_FEATURES when set, else the host's
+    (as numba reads them)."""
+    from numba.core import config
+    from numba.core.codegen import get_host_cpu_features
+
+    return config.CPU_FEATURES if config.CPU_FEATURES is not None else get_host_cpu_features()
+
+
+# Whether the compiled code may use BMI2's bit gather and scatter (`pext`, `pdep`): x86
+# processors since 2013-2015. Where it may not, the callers take their portable path.
+HAS_BMI2 = "+bmi2" in _target_features().split(",")
+
+
+def _bmi2_intrinsic(name, llvm_name):
+    """An intrinsic (x, mask) -> uint64 calling the x86 BMI2 instruction `llvm_name`."""
+
+    def typer(typingctx, x, m):
+        if not (isinstance(x, types.Integer) and isinstance(m, types.Integer)):
+            return None
+        sig = types.uint64(x, m)
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            vals = [builder.zext(v, i64) if t.bitwidth < 64 else v
+                    for v, t in zip(args, signature.args, strict=True)]
+            fn = cgutils.get_or_insert_function(builder.module,
+                                                ir.FunctionType(i64, [i64, i64]), llvm_name)
+            return builder.call(fn, vals)
+
+        return sig, codegen
+
+    typer.__name__ = name
+    return intrinsic(typer)
+
+
+pext = _bmi2_intrinsic("pext", "llvm.x86.bmi.pext.64")
+pext.__doc__ = """The bits of `x` at the set bits of `mask`, packed from bit 0 up (BMI2's
+PEXT; only where HAS_BMI2)."""
+pdep = _bmi2_intrinsic("pdep", "llvm.x86.bmi.pdep.64")
+pdep.__doc__ = """The low bits of `x` placed, from bit 0 up, at the set bits of `mask`
+(BMI2's PDEP; only where HAS_BMI2)."""
+
+
+def _bit_reverse_typer(typingctx, x):
+    if not isinstance(x, types.Integer) or x.bitwidth != 64:
+        return None
+    sig = types.uint64(x)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitreverse(args[0])
+
+    return sig, codegen
+
+
+_bit_reverse_typer.__name__ = "bit_reverse"
+bit_reverse = intrinsic(_bit_reverse_typer)
+bit_reverse.__doc__ = "A 64-bit word with its bits in reverse order (bit i to bit 63 - i)."

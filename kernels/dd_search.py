@@ -40,6 +40,7 @@ from kernels.dd_state import (
 from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
 from kernels.dd_tt import (
     CLASS_SPILL,
+    class_lookup,
     code_card,
     drop_sole_suits,
     exact_lookup,
@@ -50,7 +51,6 @@ from kernels.dd_tt import (
     position_key,
     position_words,
     relevance_from_ks,
-    tt_lookup,
     tt_store,
 )
 from kernels.jit import NO_REFCOUNT, njit
@@ -205,10 +205,12 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
     searches of one solve share it."""
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
     # count when it began, the lead that last cut off at this trick anywhere in the search
-    # (the killer, kernels.dd_moves.order_moves); cards gone, the relevance of the
+    # (the killer, kernels.dd_moves.order_moves), 1 when the class half of the table
+    # matched nothing at its start (its store then skips its scan, dd_tt.class_lookup);
+    # cards gone, the relevance of the
     # completed trick and the table's keys; per ply: the relevance gathered from the
     # children tried so far, the cards tried, the number of moves and the next one
-    per_trick = np.zeros((5, MAX_TRICKS + 2), np.int64)
+    per_trick = np.zeros((6, MAX_TRICKS + 2), np.int64)
     per_trick[2] = -1
     per_trick[4] = -1
     stacks = (np.zeros((MAX_TRICKS + 1, 4), np.int64), per_trick,
@@ -227,6 +229,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
     tricks, per_trick, keys, per_ply, moves_at = stacks
     leaders, needs, best, started = per_trick[0], per_trick[1], per_trick[2], per_trick[3]
     killers = per_trick[4]
+    fresh = per_trick[5]  # no class-half entry matched the position (dd_tt.class_lookup)
     gones, trels = keys[0], keys[1]
     kdist, kmeta, kown1, kown2, kex1, kex2 = keys[2], keys[3], keys[4], keys[5], keys[6], keys[7]
     rels, tried = per_ply[0], per_ply[1]
@@ -339,8 +342,9 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         kex1[ut] = k1
                         kex2[ut] = k2
                         if lo < nd <= up:
-                            lo2, klo2, up2, kup2, code2 = tt_lookup(classes, dist, meta,
-                                                                    o1, o2, nd)
+                            lo2, klo2, up2, kup2, code2, hit = class_lookup(classes, dist, meta,
+                                                                            o1, o2, nd)
+                            fresh[ut] = 0 if hit else 1
                             if lo2 > lo:
                                 lo = lo2
                                 klo = klo2
@@ -529,7 +533,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             if kw != full_ks(hands):
                 # misère's classes do not spill past their bucket (kernels.dd_tt)
                 tt_store(classes, kdist[ut], kmeta[ut], kown1[ut], kown2[ut], kw, cost,
-                         lo, up, code, gen, CLASS_SPILL if plain else 0)
+                         lo, up, code, gen, CLASS_SPILL if plain else 0, fresh[ut] == 1)
         if ply == 0:
             if COUNT_NODES:
                 scores[STATS_ROW, 12] += wasted

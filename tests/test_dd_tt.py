@@ -2,7 +2,9 @@
 bound storage."""
 
 import numpy as np
+import pytest
 
+from kernels.bits import HAS_BMI2
 from kernels.dd_tt import (
     CLASS_SPILL,
     CLASS_WAYS,
@@ -10,7 +12,10 @@ from kernels.dd_tt import (
     WINDOW_MIN,
     _bucket,
     _owner_masks,
+    _owner_words_bmi2,
+    _owner_words_tables,
     aligned_zeros,
+    class_lookup,
     code_card,
     drop_sole_suits,
     entries_for,
@@ -66,6 +71,18 @@ def test_owner_words_match_a_card_by_card_reference_on_random_positions():
         seats = rng.integers(0, 5, 52)  # 4: the card is out of play
         hands = _hands(*[sum(1 << c for c in range(52) if seats[c] == q) for q in range(4)])
         _, _, o1, o2 = position_words(hands, 0, -1, 1, 1)
+        assert (int(o1), int(o2)) == _owner_words_reference(hands)
+        o1, o2 = _owner_words_tables(hands)  # the portable form, whatever the processor
+        assert (int(o1), int(o2)) == _owner_words_reference(hands)
+
+
+@pytest.mark.skipif(not HAS_BMI2, reason="the processor has no BMI2 (pext, pdep)")
+def test_owner_words_bmi2_form_matches_the_reference_on_random_positions():
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        seats = rng.integers(0, 5, 52)  # 4: the card is out of play
+        hands = _hands(*[sum(1 << c for c in range(52) if seats[c] == q) for q in range(4)])
+        o1, o2 = _owner_words_bmi2(hands)
         assert (int(o1), int(o2)) == _owner_words_reference(hands)
 
 
@@ -356,6 +373,44 @@ def test_spilled_classes_wrap_round_the_window_and_move_with_its_doubling():
         tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1)
     assert _window_of(classes) == 8 * WINDOW_MIN  # it doubled three times
     assert found() == len(owners)
+
+
+def test_class_lookup_says_whether_any_entry_matched_the_position():
+    a = _hands((1 << 12) | (1 << 3), 1 << 5, 1 << 4, 1 << 2)
+    wrong = _hands((1 << 11) | (1 << 3), 1 << 12, 1 << 4, 1 << 2)  # E holds the ace
+    _, classes = new_table(1)
+    words = position_words(a, 0, -1, 1, 1)
+    assert class_lookup(classes, *words, 1)[5] is False
+    tt_store(classes, *words, ks_from_relevance(a, np.uint64(1 << 12)), 2, 1, 2, 0, 1)
+    assert class_lookup(classes, *words, 1)[5] is True
+    assert class_lookup(classes, *position_words(wrong, 0, -1, 1, 1), 1)[5] is False
+
+
+def test_a_fresh_store_leaves_the_table_as_the_scanning_store_does():
+    # the search tells a store the class is new (`fresh`) when its lookup matched nothing:
+    # the store then only looks for a free way, and must pick the one the scan would, on
+    # crowded keys (spilling, or not in misère) and across generations
+    rng = np.random.default_rng(21)
+    dists = [np.uint64(0x1111_2222_3333_4444 + d) for d in range(3)]
+    meta = np.uint64(0x0123)
+    owners = rng.integers(0, 1 << 52, (100, 2), dtype=np.uint64)  # positions met again
+    for spill in (CLASS_SPILL, 0):
+        _, fast = new_table(1)
+        _, slow = new_table(1)
+        fresh_stores = 0
+        for step in range(3000):
+            dist = dists[rng.integers(3)]
+            o1, o2 = owners[rng.integers(len(owners))]
+            kw = np.uint64(sum(int(k) << (4 * s) for s, k in enumerate(rng.integers(1, 4, 4))))
+            lo = int(rng.integers(0, 4))
+            args = (kw, int(rng.integers(1, 20)), lo, lo + int(rng.integers(0, 4)), 0,
+                    1 + step // 1500, spill)
+            hit = class_lookup(fast, dist, meta, o1, o2, 0)[5]
+            fresh_stores += not hit
+            tt_store(fast, dist, meta, o1, o2, *args, not hit)
+            tt_store(slow, dist, meta, o1, o2, *args, False)
+            assert np.array_equal(fast, slow)
+        assert 300 < fresh_stores < 2700  # both kinds of store, many times
 
 
 def test_relevance_drops_a_suit_one_hand_holds_alone():
