@@ -2,13 +2,18 @@
 
 import numba
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from kernels.bits import (
+    HAS_BMI2,
+    bit_reverse,
     highest_bit_index,
     leading_zeros,
     lowest_bit_index,
+    pdep,
+    pext,
     popcount,
     prefetch_row,
     trailing_zeros,
@@ -36,6 +41,46 @@ def test_intrinsics_on_narrow_ints():
     # intrinsics exist only inside kernels; narrow integer types are widened to 64 bits
     assert _all(np.int32(7))[0] == 3
     assert _all(np.uint16(8))[1] == 3
+
+
+@njit
+def _reverse(x):
+    return bit_reverse(x)
+
+
+@given(st.integers(0, 2**64 - 1))
+def test_bit_reverse_matches_python(x):
+    assert int(_reverse(np.uint64(x))) == int(f"{x:064b}"[::-1], 2)
+
+
+@njit
+def _gather_scatter(x, m):
+    return pext(x, m), pdep(x, m)
+
+
+def _pext_reference(x, m):
+    out = k = 0
+    for i in range(64):
+        if m >> i & 1:
+            out |= (x >> i & 1) << k
+            k += 1
+    return out
+
+
+def _pdep_reference(x, m):
+    out = k = 0
+    for i in range(64):
+        if m >> i & 1:
+            out |= (x >> k & 1) << i
+            k += 1
+    return out
+
+
+@pytest.mark.skipif(not HAS_BMI2, reason="the processor has no BMI2 (pext, pdep)")
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_pext_and_pdep_match_python(x, m):
+    got = _gather_scatter(np.uint64(x), np.uint64(m))
+    assert (int(got[0]), int(got[1])) == (_pext_reference(x, m), _pdep_reference(x, m))
 
 
 @numba.njit(cache=False)  # not cached: the test reads the machine code it compiles to
