@@ -313,7 +313,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     # the table first, its exact half then its class half, and the quick
                     # bounds only for a position neither settles: the table settles
                     # about as many boundary nodes as the quick bounds do and costs
-                    # about half as many instructions (`python -m bench.instr`). Until
+                    # about half as many instructions (valgrind's counts). Until
                     # the forty-eighth session the quick bounds came first, then the
                     # table; that session put the exact half first (bridge: nodes 1.017,
                     # instructions 0.947, time 1.005, the median job 0.961-0.976), the
@@ -342,8 +342,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         kex1[ut] = k1
                         kex2[ut] = k2
                         if lo < nd <= up:
-                            lo2, klo2, up2, kup2, code2, hit = class_lookup(classes, dist, meta,
-                                                                            o1, o2, nd)
+                            lo2, klo2, up2, kup2, code2, hit = class_lookup(
+                                classes, dist, meta, o1, o2, nd)
                             fresh[ut] = 0 if hit else 1
                             if lo2 > lo:
                                 lo = lo2
@@ -363,32 +363,31 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     if probe is None and mode == _NEXT:
                         mode, v, vrel = quick_settle(hands, ld, trump, maxmask, winmask, nd,
                                                      mode, v, vrel, scores)
-                    if mode == _NEXT:
-                        if mode == _NEXT and (trump_game or misere_game):
-                            # a search of its own may settle what a lone seat needs
-                            # (stored like a search's result): the lone declarer's trump
-                            # game, then its ruff game (memo `rmemo`, kept by the worker
-                            # across solves), or in misère the defenders on lead leading
-                            # one suit on and on
-                            d = trailing_zeros(np.uint64(winmask))
-                            won = False
-                            grel = U0
-                            if trump_game:
-                                won, grel = trump_tricks(hands, ld, trump, d, nd,
-                                                         TRUMP_GAME_BUDGET, memo, trump_work)
-                                if not won and ruff_on:
-                                    won, grel = ruff_cut(hands, ld, trump, d, nd, rmemo,
-                                                         ruff_work)
-                            elif nd == 1 and d != ld:
-                                won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo,
-                                                         misere_work)
-                            if won:
-                                v = True
-                                vrel = grel
-                                best[ut] = -1
-                                mode = _DONE
-                                if COUNT_NODES:
-                                    scores[STATS_ROW, 5] += 1
+                    if mode == _NEXT and (trump_game or misere_game):
+                        # a search of its own may settle what a lone seat needs
+                        # (stored like a search's result): the lone declarer's trump
+                        # game, then its ruff game (memo `rmemo`, kept by the worker
+                        # across solves), or in misère the defenders on lead leading
+                        # one suit on and on
+                        d = trailing_zeros(np.uint64(winmask))
+                        won = False
+                        grel = U0
+                        if trump_game:
+                            won, grel = trump_tricks(hands, ld, trump, d, nd,
+                                                     TRUMP_GAME_BUDGET, memo, trump_work)
+                            if not won and ruff_on:
+                                won, grel = ruff_cut(hands, ld, trump, d, nd, rmemo,
+                                                     ruff_work)
+                        elif nd == 1 and d != ld:
+                            won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo,
+                                                     misere_work)
+                        if won:
+                            v = True
+                            vrel = grel
+                            best[ut] = -1
+                            mode = _DONE
+                            if COUNT_NODES:
+                                scores[STATS_ROW, 5] += 1
             elif plain:
                 # inside a trick: when one more trick decides the target, a side sure to
                 # win this one settles it (R20)
@@ -416,8 +415,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 if npl == 0:
                     first = code_card(hands, code)  # the table's best lead, tried first
                 nmov[uy] = order_moves(hands, tricks[ut], npl, ld, gones[ut], trump, maxmask,
-                                        winmask, first, moves[uy], scores[uy],
-                                        killers[ut] if npl == 0 else -1)
+                                       winmask, first, moves[uy], scores[uy],
+                                       killers[ut] if npl == 0 else -1)
                 best[ut] = -1
                 idx[uy] = 0
                 rels[uy] = U0

@@ -298,8 +298,8 @@ def _owner_words_bmi2(hands):
     lists onto the even and the odd bits makes their 2-bit codes. Forty-ninth session:
     valgrind, bridge jobs 0-39, 0.987 of the kernels' instructions; `python -m
     bench.ab`, the 500 bridge jobs, 3 rounds: 0.905 of the time with the store's `fresh`
-    against neither, 0.945 with `fresh` alone (the tables' 34 KiB left the first-level
-    cache to the search)."""
+    against neither, 0.945 with `fresh` alone (probably the tables' 34 KiB no longer
+    crowding the first-level cache)."""
     present = bit_reverse(hands[0] | hands[1] | hands[2] | hands[3])
     odd = bit_reverse(hands[1] | hands[3])  # owner bit 0: seats 1, 3
     upper = bit_reverse(hands[2] | hands[3])  # owner bit 1: seats 2, 3
