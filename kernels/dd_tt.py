@@ -817,37 +817,28 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, sp
     e1 = o1 & m1
     e2 = o2 & m2
     extra = _class_extra(meta, kw)
-    if fresh:
-        # no entry of the class is in the half (`class_lookup`): the first empty or older
-        # way of the bucket and the `spill` ones after it, as the scan below would find
-        for sb in range(1 + spill):
-            i = _free_way(classes, ((b + sb) & last) * CLASS_WAYS, gen)
-            if i >= 0:
-                if sb > spilled:
-                    _set_spill(classes, b, sb)
-                _write(classes, i, dist, e1, e2, _pack(lower, upper, depth, move, extra, gen),
-                       CLASS_WAYS)
-                return
-        _place(classes, b * CLASS_WAYS, CLASS_WAYS, gen, dist, e1, e2,
-               _pack(lower, upper, depth, move, extra, gen))
-        return
     free = -1  # the first way of the buckets scanned that is empty or of an older generation
-    for sb in range(1 + spilled):
-        first = ((b + sb) & last) * CLASS_WAYS
-        for w in range(CLASS_WAYS):
-            i = np.uint64(first + w)
-            d = classes[i, 3]
-            if (classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2
-                    and _extra(d) == extra):
-                classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
-                return
-            if free < 0 and sb <= spill and (d == U0 or not _current(d, gen)):
-                free = first + w
+    rest = 0  # the first bucket the search for a free way below reads
+    if not fresh:
+        # (fresh: no entry of the class is in the half, `class_lookup`; the free way is
+        # then the first one of the bucket and the `spill` ones after it, as here)
+        for sb in range(1 + spilled):
+            first = ((b + sb) & last) * CLASS_WAYS
+            for w in range(CLASS_WAYS):
+                i = np.uint64(first + w)
+                d = classes[i, 3]
+                if (classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2
+                        and _extra(d) == extra):
+                    classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
+                    return
+                if free < 0 and sb <= spill and (d == U0 or not _current(d, gen)):
+                    free = first + w
+        rest = 1 + spilled
     word = _pack(lower, upper, depth, move, extra, gen)
     if free >= 0:
         _write(classes, free, dist, e1, e2, word, CLASS_WAYS)
         return
-    for s in range(1 + spilled, 1 + spill):
+    for s in range(rest, 1 + spill):
         i = _free_way(classes, ((b + s) & last) * CLASS_WAYS, gen)
         if i >= 0:
             if s > spilled:
