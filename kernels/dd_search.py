@@ -343,13 +343,10 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         # Fiftieth session, `python -m bench.ab`, 3 rounds: the 500
                         # bridge jobs 0.966 of the time (the median job 0.963; one line
                         # 0.972, four 0.996), numeric jobs of seed-777 deals 0-39 0.977;
-                        # answers and nodes the same. Misère (the probing searches) as
-                        # before: its deals 0-199 took 1.038 with it (the median job
-                        # 1.003), within misère's noise but no gain
-                        if probe is None:
-                            cb, _ = class_home(classes, dist, meta)
-                            prefetch_row(classes, cb * CLASS_WAYS)
-                            prefetch_row(classes, cb * CLASS_WAYS + 2)
+                        # answers and nodes the same
+                        cb, _ = class_home(classes, dist, meta)
+                        prefetch_row(classes, cb * CLASS_WAYS)
+                        prefetch_row(classes, cb * CLASS_WAYS + 2)
                         lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
                         kdist[ut] = dist
                         kmeta[ut] = meta
