@@ -14,7 +14,7 @@ boundaries, so each step reuses the previous steps' work.
 
 import numpy as np
 
-from kernels.bits import highest_bit_index, leading_zeros, popcount, prefetch_row, trailing_zeros
+from kernels.bits import highest_bit_index, leading_zeros, popcount, trailing_zeros
 from kernels.dd_bounds import (
     MISERE_BUDGET,
     MISERE_MEMO,
@@ -40,8 +40,6 @@ from kernels.dd_state import (
 from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
 from kernels.dd_tt import (
     CLASS_SPILL,
-    CLASS_WAYS,
-    class_home,
     class_lookup,
     code_card,
     drop_sole_suits,
@@ -336,17 +334,6 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
                                                             winmask)
                         k1, k2 = position_key(dist, meta, o1, o2)
-                        # the class bucket's first two lines asked for before the exact
-                        # half is read, so that its miss and theirs overlap (the class
-                        # half is read next unless the exact half settles the node; the
-                        # scan's later lines follow on the hardware's own prefetch).
-                        # Fiftieth session, `python -m bench.ab`, 3 rounds: the 500
-                        # bridge jobs 0.966 of the time (the median job 0.963; one line
-                        # 0.972, four 0.996), numeric jobs of seed-777 deals 0-39 0.977;
-                        # answers and nodes the same
-                        cb, _ = class_home(classes, dist, meta)
-                        prefetch_row(classes, cb * CLASS_WAYS)
-                        prefetch_row(classes, cb * CLASS_WAYS + 2)
                         lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
                         kdist[ut] = dist
                         kmeta[ut] = meta

@@ -523,8 +523,8 @@ def _bucket(table, a, b, ways):
     return np.int64(_hash(a, b) & (nb - U1)) * ways
 
 
-@njit(inline="always", **NO_REFCOUNT)  # also in the search, to prefetch the bucket
-def class_home(classes, dist, meta):
+@njit(**NO_REFCOUNT)
+def _home(classes, dist, meta):
     """(bucket number, last bucket number of the window) of a class key: its entries lie
     in that bucket and the `_spill` ones after it, wrapping at the window's end."""
     last = np.int64(np.uint64(_window(classes)) // np.uint64(CLASS_WAYS)) - 1
@@ -730,7 +730,7 @@ def class_lookup(classes, dist, meta, o1, o2, need):
     stored before the search stores the position's own result (every position its search
     stores first has fewer cards, so other suit lengths), so that store is told to skip
     its scan for the class (`tt_store`'s `fresh`)."""
-    b, last = class_home(classes, dist, meta)
+    b, last = _home(classes, dist, meta)
     lo = 0
     klo = U0
     up = 13
@@ -811,7 +811,7 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, sp
     session, bridge jobs 0-39: 0.989 of the kernels' instructions, valgrind; the 500
     bridge jobs 0.945 of the time, the median job 0.943, `python -m bench.ab`)."""
     _start(classes, gen, CLASS_WAYS)
-    b, last = class_home(classes, dist, meta)
+    b, last = _home(classes, dist, meta)
     spilled = _spill(classes, b)
     m1, m2 = _owner_masks(kw)
     e1 = o1 & m1
