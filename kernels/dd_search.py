@@ -207,9 +207,9 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
     # count when it began, the lead that last cut off at this trick anywhere in the search
     # (the killer, kernels.dd_moves.order_moves), 1 when the class half of the table
     # matched nothing at its start (its store then skips its scan, dd_tt.class_lookup);
-    # cards gone, the relevance of the
-    # completed trick and the table's keys; per ply: the relevance gathered from the
-    # children tried so far, the cards tried, the number of moves and the next one
+    # cards gone, the relevance of the completed trick and the table's keys; per ply: the
+    # relevance gathered from the children tried so far, the cards tried, the number of
+    # moves and the next one
     per_trick = np.zeros((6, MAX_TRICKS + 2), np.int64)
     per_trick[2] = -1
     per_trick[4] = -1
