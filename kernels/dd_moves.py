@@ -683,9 +683,10 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                 tp = hands[(p + 2) & 3] & SUIT_MASK[trump]
                 third_stops = max3 >= 0 or t3 == U0  # the third hand cannot ruff
                 leader_over = (hands[leader] & SUIT_MASK[led]) > fp
-        # one loop per kind of follower (the kind is fixed for the call): each loop keeps
-        # fewer values live than one loop testing the kind at every card did, and only
-        # the other side's loop (misère's declarer) holds the call that changes `hands`.
+        # one loop per kind of follower (the kind is fixed for the call), so that each
+        # loop has fewer values to keep live than one loop testing the kind at every card
+        # had, and only the other side's loop (misère's declarer) holds the call that
+        # changes `hands` (the likely reasons for the fewer instructions; not verified).
         # Fifty-first session, nodes and answers the same in every form. Written out in
         # each loop (no helpers): bridge jobs 0-39, valgrind, instructions 0.955,
         # mispredictions 0.933; `python -m bench.ab`, the 500 bridge jobs, 5 rounds:
