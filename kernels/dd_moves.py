@@ -559,11 +559,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             if self_good == 1 and killer >= 0 and ((run_above(hand, c, gone) | (U1 << np.uint64(c)))
                                                    >> np.uint64(killer)) & U1:
                 sc += KILLER_BOSTON
-            if c == first:
-                sc += 400
-            moves[n] = c
-            scores[n] = sc
-            n += 1
+            n = _put(moves, scores, n, c, sc, first)
     else:
         led = suit_of(trick[0])
         wi = current_winner_trump(trick, nplayed, trump)
