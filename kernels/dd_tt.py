@@ -75,22 +75,6 @@ lookups compared ~97 entries each: 1.076 of the time for 0.885 of the nodes (32 
 Without spills, 16 ways: misère nodes 1.035 of 32 ways', time 0.973; spilling one
 bucket, 1.013 of that.
 
-Each class entry also has a 64-bit *tag* (`_tag_of`), in TAG_ROWS rows per bucket after
-the half's entries (two cache lines a bucket): the owners of each suit's two highest
-cards that the class names, which of them it names, and half its key's hash. A lookup
-first makes a mask of the bucket's ways whose tags admit the position (sixteen tests and
-no branch, `_tag_misses`), then reads only those entries; a store finds its class's
-entry by its tag the same way. A tag admits every position its entry matches, so the
-answers and the node counts are what the scan of every entry gave. Most entries a lookup
-read had the position's suit lengths and seat masks but other owners (the solver bench's
-bridge jobs 0-99: 10 such a lookup of 26 entries read, 43 M in all; 2.1 M matched): the
-top two owners of the named suits admit about a tenth of them (job 259: 57 entries read
-a lookup, 36 of its key). Fifty-third session, `python -m bench.ab`, the 500 bridge jobs:
-0.982 (5 rounds; each job's least time 0.979, the median job 0.991), then 0.967 (3
-rounds; 0.962, 0.970); numeric jobs of seed-777 deals 0-39 1.010, misère of deals 0-99
-1.002. A first form with 32-bit tags (8 bits of hash, the names as a byte to spread) and
-a branch on each way: 0.998, and job 259 1.120.
-
 Each half is used through a *window*, its first `window` entries (the bucket count a key
 is hashed into; the header after the buckets holds it, `new_tables`). A store under a new
 generation (a new deal, kernels.dd_batch) sets it back to WINDOW_MIN entries, and once
@@ -142,7 +126,6 @@ CLASS_SPILL = 15  # further buckets a class bucket's entries may spill into (`tt
 ENTRY_BYTES = 32
 HEADER_ROWS = 2  # after each half's spill bytes: its window (see the module doc), one line
 SPILLS_PER_ROW = 32  # one spill byte per class bucket, 32 to a row of the half
-TAG_ROWS = CLASS_WAYS // 4  # rows of a class bucket's tags (`_tag_of`), 4 to a row
 WINDOW_MIN = 1 << 14  # entries of a half's window when a generation starts (512 KiB)
 META_MASK = np.uint64(0x1FFF)  # leader, trump, maxmask, winmask; the k nibbles sit above
 OWNER_BITS = np.uint64(26)  # 13 cards x 2 bits per suit
@@ -204,22 +187,15 @@ def new_tables(mib, count):
     """`count` fresh empty tables of about `mib` MiB each, as two stacked arrays
     (exact halves, class halves): table t is (exact[t], classes[t]).
 
-    Each half is its buckets (a power of two of entries), in the class half then
-    TAG_ROWS rows of tags per bucket (`_tag_of`: a quarter more rows), then one spill byte
-    per class bucket (`tt_store`; the exact half leaves them unused), then HEADER_ROWS
-    rows of header, one cache line, which hold its window (the module doc): the entries
-    in use, the entries placed in the window's generation, that generation. So every
-    table of the stack starts on a cache line; only the first starts on a huge page (the
-    others inside pages the stack is backed with). With the tags a table of `mib` MiB
-    takes about 1.125 x `mib` MiB."""
+    Each half is its buckets (a power of two of entries), then one spill byte per class
+    bucket (`tt_store`; the exact half leaves them unused, so that both halves have one
+    shape), then HEADER_ROWS rows of header, one cache line, which hold its window (the
+    module doc): the entries in use, the entries placed in the window's generation, that
+    generation. So every table of the stack starts on a cache line; only the first starts
+    on a huge page (the others inside pages the stack is backed with)."""
     half = entries_for(mib) // 2
     rows = half + _spill_rows(half) + HEADER_ROWS
-    return aligned_zeros((count, rows, 4)), aligned_zeros((count, rows + _tag_rows(half), 4))
-
-
-def _tag_rows(half):
-    """Rows of a half's tags (TAG_ROWS per class bucket of a half of `half` entries)."""
-    return half // CLASS_WAYS * TAG_ROWS
+    return aligned_zeros((count, rows, 4)), aligned_zeros((count, rows, 4))
 
 
 def _spill_rows(half):
@@ -449,8 +425,7 @@ def _window(table):
 def _spill_word(table, b):
     """(row, column, shift) of class bucket b's spill byte: how many buckets after it hold
     entries of keys whose bucket it is (`tt_store`)."""
-    h = half_entries(table)
-    r = np.uint64(h + h // CLASS_WAYS * TAG_ROWS + (b >> 5))
+    r = np.uint64(half_entries(table) + (b >> 5))
     return r, np.uint64((b >> 3) & 3), np.uint64(8 * (b & 7))
 
 
@@ -529,9 +504,6 @@ def _grow(table, ways):
             for k in range(4):
                 table[t, k] = table[r, k]
                 table[r, k] = U0
-            if ways == CLASS_WAYS:
-                _set_tag(table, i + w, _get_tag(table, i))
-                _set_tag(table, i, U0)
 
 
 @njit(**NO_REFCOUNT)
@@ -553,12 +525,10 @@ def _bucket(table, a, b, ways):
 
 @njit(**NO_REFCOUNT)
 def _home(classes, dist, meta):
-    """(bucket number, last bucket number of the window, the key's hash) of a class key:
-    its entries lie in that bucket and the `_spill` ones after it, wrapping at the
-    window's end."""
+    """(bucket number, last bucket number of the window) of a class key: its entries lie
+    in that bucket and the `_spill` ones after it, wrapping at the window's end."""
     last = np.int64(np.uint64(_window(classes)) // np.uint64(CLASS_WAYS)) - 1
-    h = _hash(dist, meta)
-    return np.int64(h & np.uint64(last)), last, h
+    return np.int64(_hash(dist, meta) & np.uint64(last)), last
 
 
 @njit(**NO_REFCOUNT)
@@ -642,81 +612,14 @@ def _victim(table, base, ways, g):
     return victim
 
 
-_OWN16 = np.uint64(0xFFFF)
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-@njit(inline="always", **NO_REFCOUNT)
-def _top_owners(o1, o2):
-    """The owners of each suit's two highest cards in play (owner words or a class's
-    masked ones): 4 bits a suit, suit s at bit 4s."""
-    f = np.uint64(0xF)
-    return ((o1 & f) | (((o1 >> OWNER_BITS) & f) << np.uint64(4))
-            | ((o2 & f) << np.uint64(8)) | (((o2 >> OWNER_BITS) & f) << np.uint64(12)))
-
-
-@njit(**NO_REFCOUNT)
-def _tag_of(h, e1, e2, kw):
-    """A class entry's 64-bit tag: the owners of each suit's two highest cards that the
-    class names (its masked owner words `e1`, `e2`; k nibbles `kw`) in bits 0..15, the
-    mask of those it names in 16..31 (suit s's nibble 3 for k = 1, 15 for k >= 2), and
-    the upper half of its key's hash `h` (`_hash` of dist and meta) in 32..63. A position
-    can match the class only where its own owners agree on the named ones and its key's
-    hash has that upper half (`_tag_misses`)."""
-    care = U0
-    for s in range(4):
-        k = (kw >> np.uint64(4 * s)) & _F
-        if k >= np.uint64(2):
-            care |= np.uint64(15) << np.uint64(4 * s)
-        elif k >= U1:
-            care |= np.uint64(3) << np.uint64(4 * s)
-    return _top_owners(e1, e2) | (care << np.uint64(16)) | ((h >> np.uint64(32)) << np.uint64(32))
-
-
-@njit(inline="always", **NO_REFCOUNT)
-def _tag_misses(tag, probe):
-    """Not zero when an entry's tag rules out a position whose probe is `probe` (its top
-    owners and hash laid out as in a tag, the mask bits clear)."""
-    x = tag ^ probe
-    return (x & (tag >> np.uint64(16)) & _OWN16) | (x >> np.uint64(32))
-
-
-@njit(**NO_REFCOUNT)
-def _tag_at(table, i):
-    """(row, column) of class entry i's tag: its bucket's TAG_ROWS rows sit after the
-    half's entries, four tags to a row."""
-    b = np.uint64(i) // np.uint64(CLASS_WAYS)
-    w = np.uint64(i) & np.uint64(CLASS_WAYS - 1)
-    return (np.uint64(half_entries(table)) + b * np.uint64(TAG_ROWS) + (w >> np.uint64(2)),
-            w & np.uint64(3))
-
-
-@njit(**NO_REFCOUNT)
-def _set_tag(table, i, tag):
-    """Write class entry i's tag."""
-    row, col = _tag_at(table, i)
-    table[row, col] = tag
-
-
-@njit(**NO_REFCOUNT)
-def _get_tag(table, i):
-    """Class entry i's tag."""
-    row, col = _tag_at(table, i)
-    return table[row, col]
-
-
 @njit(**NO_REFCOUNT)
 def _write(table, i, w0, w1, w2, word, ways):
-    """Write a new entry (three key words and the data word) at row i and count it; in
-    the class half (`ways` CLASS_WAYS) its tag too."""
+    """Write a new entry (three key words and the data word) at row i and count it."""
     r = np.uint64(i)
     table[r, 0] = w0
     table[r, 1] = w1
     table[r, 2] = w2
     table[r, 3] = word
-    if ways == CLASS_WAYS:
-        ex = _extra(word)
-        _set_tag(table, i, _tag_of(_hash(w0, ex & META_MASK), w1, w2, ex >> _META_BITS))
     _placed(table, ways)
 
 
@@ -826,12 +729,8 @@ def class_lookup(classes, dist, meta, o1, o2, need):
     When no entry matched, no class holding the position is in the half, nor can one be
     stored before the search stores the position's own result (every position its search
     stores first has fewer cards, so other suit lengths), so that store is told to skip
-    its scan for the class (`tt_store`'s `fresh`).
-
-    Only the entries whose tags admit the position are read (the module doc)."""
-    b, last, h = _home(classes, dist, meta)
-    probe = _top_owners(o1, o2) | ((h >> np.uint64(32)) << np.uint64(32))
-    tags = np.uint64(half_entries(classes))
+    its scan for the class (`tt_store`'s `fresh`)."""
+    b, last = _home(classes, dist, meta)
     lo = 0
     klo = U0
     up = 13
@@ -840,16 +739,8 @@ def class_lookup(classes, dist, meta, o1, o2, need):
     matched = False
     for sb in range(1 + _spill(classes, b)):
         # the key's bucket and those its entries spilled into, after it (and wrapping)
-        bk = (b + sb) & last
-        first = bk * CLASS_WAYS
-        trow = tags + np.uint64(bk * TAG_ROWS)
-        cand = U0  # the ways whose tags admit the position, found without a branch
+        first = ((b + sb) & last) * CLASS_WAYS
         for w in range(CLASS_WAYS):
-            miss = _tag_misses(classes[trow + np.uint64(w >> 2), np.uint64(w & 3)], probe)
-            cand |= np.uint64(miss == U0) << np.uint64(w)
-        while cand != U0:
-            w = trailing_zeros(cand)
-            cand &= cand - U1
             i = np.uint64(first + w)  # unsigned: no wraparound test on the index
             if classes[i, 0] != dist:
                 continue
@@ -910,45 +801,44 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, sp
     A new class goes into its key's bucket where a way there is empty or of an older
     generation, else into the first of the `spill` buckets after it with such a way (its
     spill byte then counts how far, and `tt_lookup` scans that far), else over the
-    cheapest entry of its bucket (the module doc). The class's entry is looked for among
-    the ways whose tags equal its own (`_tag_of`; the module doc), and a free way then in
-    the bucket and the `spill` ones after it, in turn. With `fresh` (no entry matched the
-    position when the search looked it up, `class_lookup`) the class cannot be in the
-    half: only a free way is looked for, so the table ends the same either way
-    (forty-ninth session, bridge jobs 0-39: 0.989 of the kernels' instructions,
-    valgrind; the 500 bridge jobs 0.945 of the time, the median job 0.943, `python -m
-    bench.ab`)."""
+    cheapest entry of its bucket (the module doc). The scan that looks for the class's entry
+    also notes the first such way of the buckets it reads, so only the buckets past them
+    are read again for one (forty-fourth session, `python -m bench.ab`: bridge jobs 0-499
+    0.961 and 0.988 of the time, every Boston job of seed-777 deals 0-39 1.002; nodes
+    unchanged). With `fresh` (no entry matched the position when the search looked it up,
+    `class_lookup`) the class cannot be in the half: only a free way is looked for, the
+    same one the scan would find, so the table ends the same either way (forty-ninth
+    session, bridge jobs 0-39: 0.989 of the kernels' instructions, valgrind; the 500
+    bridge jobs 0.945 of the time, the median job 0.943, `python -m bench.ab`)."""
     _start(classes, gen, CLASS_WAYS)
-    b, last, h = _home(classes, dist, meta)
+    b, last = _home(classes, dist, meta)
     spilled = _spill(classes, b)
     m1, m2 = _owner_masks(kw)
     e1 = o1 & m1
     e2 = o2 & m2
     extra = _class_extra(meta, kw)
+    free = -1  # the first way of the buckets scanned that is empty or of an older generation
+    rest = 0  # the first bucket the search for a free way below reads
     if not fresh:
-        # (fresh: no entry of the class is in the half, `class_lookup`): the class's
-        # entry, found by its tag first
-        tag = _tag_of(h, e1, e2, kw)
-        tags = np.uint64(half_entries(classes))
+        # (fresh: no entry of the class is in the half, `class_lookup`; the free way is
+        # then the first one of the bucket and the `spill` ones after it, as here)
         for sb in range(1 + spilled):
-            bk = (b + sb) & last
-            first = bk * CLASS_WAYS
-            trow = tags + np.uint64(bk * TAG_ROWS)
-            cand = U0
+            first = ((b + sb) & last) * CLASS_WAYS
             for w in range(CLASS_WAYS):
-                cand |= np.uint64(classes[trow + np.uint64(w >> 2), np.uint64(w & 3)] == tag
-                                  ) << np.uint64(w)
-            while cand != U0:
-                w = trailing_zeros(cand)
-                cand &= cand - U1
                 i = np.uint64(first + w)
                 d = classes[i, 3]
                 if (classes[i, 0] == dist and classes[i, 1] == e1 and classes[i, 2] == e2
                         and _extra(d) == extra):
                     classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
                     return
+                if free < 0 and sb <= spill and (d == U0 or not _current(d, gen)):
+                    free = first + w
+        rest = 1 + spilled
     word = _pack(lower, upper, depth, move, extra, gen)
-    for s in range(1 + spill):
+    if free >= 0:
+        _write(classes, free, dist, e1, e2, word, CLASS_WAYS)
+        return
+    for s in range(rest, 1 + spill):
         i = _free_way(classes, ((b + s) & last) * CLASS_WAYS, gen)
         if i >= 0:
             if s > spilled:

@@ -9,19 +9,11 @@ from kernels.dd_tt import (
     CLASS_SPILL,
     CLASS_WAYS,
     HEADER_ROWS,
-    META_MASK,
-    TAG_ROWS,
     WINDOW_MIN,
     _bucket,
-    _extra,
-    _get_tag,
-    _hash,
     _owner_masks,
     _owner_words_bmi2,
     _owner_words_tables,
-    _tag_misses,
-    _tag_of,
-    _top_owners,
     aligned_zeros,
     class_lookup,
     code_card,
@@ -156,12 +148,10 @@ def test_entry_matches_every_position_agreeing_on_relevant_cards_only():
 
 def test_store_merges_bounds_and_lookup_misses_unknown_keys():
     exact, classes = new_table(1)
+    assert exact.shape == classes.shape
     assert half_entries(exact) == half_entries(classes) == entries_for(1) // 2
-    # after the entries: TAG_ROWS rows of tags per class bucket, one spill byte per class
-    # bucket (32 to a row), then the header
-    half = entries_for(1) // 2
-    assert exact.shape[0] == half * (1 + 1 / CLASS_WAYS / 32) + HEADER_ROWS
-    assert classes.shape[0] == exact.shape[0] + half // CLASS_WAYS * TAG_ROWS
+    # after the entries: one spill byte per class bucket (32 to a row), then the header
+    assert exact.shape[0] == entries_for(1) // 2 * (1 + 1 / CLASS_WAYS / 32) + HEADER_ROWS
     w = (np.uint64(12345), np.uint64(6), np.uint64(77), np.uint64(88))
     assert tt_lookup(classes, *w) == (0, 0, 13, 0, 0)
     tt_store(classes, *w, ALL, 5, 2, 5, 0, 1)
@@ -236,11 +226,9 @@ def test_large_tables_and_memos_start_on_huge_pages():
 
     exact, classes = new_tables(8, 2)
     assert exact.ctypes.data % (1 << 21) == 0 and classes.ctypes.data % (1 << 21) == 0
-    # the tables after the first: a half's spill bytes and header (and the class half's
-    # tags) past a boundary
-    for half in (exact, classes):
-        past = 32 * (half.shape[1] - half_entries(half[0])) % (1 << 21)
-        assert half[1].ctypes.data % (1 << 21) == past
+    # the tables after the first: a half's spill bytes and header past a boundary
+    past = 32 * (exact.shape[1] - half_entries(exact[0]))
+    assert exact[1].ctypes.data % (1 << 21) == past == classes[1].ctypes.data % (1 << 21)
     memo = new_ruff_memo(1 << 17)
     assert memo.ctypes.data % (1 << 21) == 0 and memo.shape == (1 << 17, 3) and not memo.any()
     small = aligned_zeros((5, 4))
@@ -439,57 +427,3 @@ def test_relevance_drops_a_suit_one_hand_holds_alone():
     assert drop_sole_suits(hands, rel) == hearts_n
     assert drop_sole_suits(hands, hearts_n | hearts_e) == hearts_n | hearts_e
     assert drop_sole_suits(hands, U) == U
-
-
-def test_a_class_tag_admits_every_position_of_its_class_and_rules_out_others():
-    # the tag names the owners of each suit's top two cards that the class names, and half
-    # its key's hash: a lookup reads the full entry only where the tag admits the
-    # position, so a tag must admit every position the entry matches (none is missed)
-    rng = np.random.default_rng(31)
-    ruled_out = 0
-    for _ in range(3000):
-        o1, o2 = (np.uint64(x) for x in rng.integers(0, 1 << 52, 2, dtype=np.uint64))
-        kw = np.uint64(sum(int(k) << (4 * s) for s, k in enumerate(rng.integers(0, 14, 4))))
-        h = np.uint64(rng.integers(0, 1 << 63, dtype=np.uint64))
-        m1, m2 = (np.uint64(m) for m in _owner_masks(kw))
-        tag = np.uint64(_tag_of(h, o1 & m1, o2 & m2, kw))
-        probe = np.uint64(_top_owners(o1, o2)) | ((h >> np.uint64(32)) << np.uint64(32))
-        assert _tag_misses(tag, probe) == 0
-        # a position agreeing on the named cards only: admitted too
-        p1, p2 = (np.uint64(x) for x in rng.integers(0, 1 << 52, 2, dtype=np.uint64))
-        q1, q2 = (o1 & m1) | (p1 & ~m1), (o2 & m2) | (p2 & ~m2)
-        high = probe & ~np.uint64(0xFFFF)
-        assert _tag_misses(tag, np.uint64(_top_owners(q1, q2)) | high) == 0
-        # another owner of a named top card, or another key's hash: ruled out
-        if m1 & np.uint64(3):
-            flipped = np.uint64(_top_owners(o1 ^ np.uint64(1), o2)) | high
-            assert _tag_misses(tag, flipped) != 0
-            ruled_out += 1
-        assert _tag_misses(tag, probe ^ (np.uint64(1) << np.uint64(40))) != 0
-    assert ruled_out > 2000
-
-
-def test_class_tags_follow_their_entries_through_stores_evictions_and_doublings():
-    # every class entry's tag is its key's (`_tag_of`) after stores that evict entries
-    # and double the window (each moved entry's tag moves with it)
-    _, classes = new_table(8)
-    rng = np.random.default_rng(32)
-    keys = rng.integers(1, 1 << 52, size=(3 * WINDOW_MIN, 4), dtype=np.uint64)
-    keys[::3, 0] = 0x1111_2222_3333_4444  # one crowded key among them: spills
-    keys[::3, 1] = 0x0123
-    for i, k in enumerate(keys):
-        tt_store(classes, k[0], k[1] & META_MASK, k[2], k[3],
-                 np.uint64(sum(int(k) << (4 * s) for s, k in enumerate(rng.integers(0, 14, 4)))),
-                 3, i % 5, 9, 0, 1 + i // 20000)
-    assert _window_of(classes) == 2 * WINDOW_MIN  # the last generation's doubled once
-    seen = 0
-    for i in range(half_entries(classes)):
-        row = classes[i]
-        if row[3] == 0:
-            continue
-        extra = np.uint64(_extra(row[3]))
-        meta, kw = extra & META_MASK, extra >> np.uint64(13)
-        h = np.uint64(_hash(row[0], meta))
-        assert _get_tag(classes, i) == _tag_of(h, row[1], row[2], kw)
-        seen += 1
-    assert seen > WINDOW_MIN
