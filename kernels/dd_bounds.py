@@ -1201,7 +1201,7 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
 
 
 @njit(**NO_REFCOUNT)
-def side_takes_trick(hands, trick, nplayed, leader, trump, side):
+def side_takes_trick(hands, trick, nplayed, leader, trump, side, wi=-1):
     """(bool, relevance): whether the seats of `side` (a seat mask) can be sure to win the
     trick in progress, `nplayed` (1 to 3) cards played to it (R19, R20).
 
@@ -1211,10 +1211,12 @@ def side_takes_trick(hands, trick, nplayed, leader, trump, side):
     card now winning when it is the side's, and the cards of its seats still to play) ranks
     above the opponents' (the card now winning when it is theirs, and their cards of the
     suit still to play): the relevance is that card. DDS asks the same of the second hand
-    (QuickTricksSecondHand).
+    (QuickTricksSecondHand). `wi`: the index in `trick` of the card now winning it when
+    the caller keeps it (kernels.dd_search), else -1 (worked out here).
     """
     led = suit_of(trick[0])
-    wi = current_winner_trump(trick, nplayed, trump)
+    if wi < 0:
+        wi = current_winner_trump(trick, nplayed, trump)
     wcard = trick[wi]
     if suit_of(wcard) != led:
         return False, U0  # ruffed already: left to the search

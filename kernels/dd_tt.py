@@ -363,7 +363,25 @@ def full_ks(hands):
 
 
 @njit(**NO_REFCOUNT)
-def relevance_from_ks(hands, kw):
+def _relevance_from_ks_bmi2(hands, kw):
+    """`_relevance_from_ks_tables` with one BMI2 scatter: the k-th highest card in play
+    of a suit holding n is its (n - k)-th lowest, so a bit at that place among all the
+    cards in play, suit by suit, scattered (`pdep`) onto them is the mask. Fifty-fourth
+    session: nodes and answers the same; `python -m bench.ab`, the 500 bridge jobs, 3
+    rounds, 0.983 of the time (the median job 0.982)."""
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    sel = U0
+    off = 0
+    for s in range(4):
+        n = popcount(present & SUIT_MASK[s])
+        k = np.int64((kw >> np.uint64(4 * s)) & _F)
+        sel |= np.uint64(k > 0) << np.uint64(off + n - k)  # nothing where k is 0
+        off += n
+    return pdep(sel, present)
+
+
+@njit(**NO_REFCOUNT)
+def _relevance_from_ks_tables(hands, kw):
     """Relevance mask of k nibbles: per suit, the k-th highest card still in play."""
     present = hands[0] | hands[1] | hands[2] | hands[3]
     rel = U0
@@ -380,6 +398,9 @@ def relevance_from_ks(hands, kw):
         else:
             rel |= U1 << (sh + np.uint64(_KTH_HIGHEST[m & _LOW6, k - nh]))
     return rel
+
+
+relevance_from_ks = _relevance_from_ks_bmi2 if HAS_BMI2 else _relevance_from_ks_tables
 
 
 # [two k nibbles]: the owner-word mask of the top-k cards of two suits (`_owner_masks`)

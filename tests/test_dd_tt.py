@@ -14,6 +14,8 @@ from kernels.dd_tt import (
     _owner_masks,
     _owner_words_bmi2,
     _owner_words_tables,
+    _relevance_from_ks_bmi2,
+    _relevance_from_ks_tables,
     aligned_zeros,
     class_lookup,
     code_card,
@@ -86,7 +88,12 @@ def test_owner_words_bmi2_form_matches_the_reference_on_random_positions():
         assert (int(o1), int(o2)) == _owner_words_reference(hands)
 
 
-def test_relevance_of_k_nibbles_is_the_kth_highest_card_on_random_positions():
+_RELEVANCE_FORMS = [relevance_from_ks, _relevance_from_ks_tables] + (
+    [_relevance_from_ks_bmi2] if HAS_BMI2 else [])  # the BMI2 form only where it runs
+
+
+@pytest.mark.parametrize("form", _RELEVANCE_FORMS, ids=lambda f: f.__name__)
+def test_relevance_of_k_nibbles_is_the_kth_highest_card_on_random_positions(form):
     rng = np.random.default_rng(12)
     for _ in range(300):
         seats = rng.integers(0, 5, 52)  # 4: the card is out of play
@@ -98,8 +105,8 @@ def test_relevance_of_k_nibbles_is_the_kth_highest_card_on_random_positions():
             kw |= k << (4 * s)
             if k:
                 want |= 1 << present[k - 1]
-        assert int(relevance_from_ks(hands, np.uint64(kw))) == want
-        assert relevance_from_ks(hands, ks_from_relevance(hands, np.uint64(want))) == want
+        assert int(form(hands, np.uint64(kw))) == want
+        assert form(hands, ks_from_relevance(hands, np.uint64(want))) == want
 
 
 def test_words_hold_leader_trump_and_masks():
