@@ -29,7 +29,6 @@ from kernels.dd_bounds import (
     trump_challenge,
     trump_length_tricks,
 )
-from kernels.dd_state import current_winner_trump
 from tests.conftest import sized
 from tests.reference_dd import legal_cards, side_tricks, trick_winner
 from tests.reference_dd import random_ending as ending_in_suits
@@ -800,7 +799,7 @@ def test_r19_r20_side_takes_trick_only_when_the_side_can_force_it():
         side = rng.choice([1, 2, 4, 8, 5, 10, 14, 13, 11, 7])
         sure, rel = side_takes_trick(hands, trick, nplayed, leader, trump, side)
         # the same given the index of the card now winning (as the search keeps it)
-        wi = current_winner_trump(trick, nplayed, trump)
+        wi = trick_winner([int(c) for c in trick[:nplayed]], 0, trump)  # its index (R20)
         assert side_takes_trick(hands, trick, nplayed, leader, trump, side, wi) == (sure, rel)
         if sure:
             fired += 1

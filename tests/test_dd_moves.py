@@ -7,6 +7,7 @@ import numpy as np
 from kernels.dd_moves import opponents_choice, order_moves
 from kernels.dd_search import MAX_MOVES
 from tests.conftest import sized
+from tests.reference_dd import trick_winner
 from tests.test_dd_state import runs
 
 
@@ -48,22 +49,12 @@ def test_moves_cover_each_run_of_legal_cards_once():
         if nplayed:
             # R20: given the index of the card now winning the trick (as the search keeps
             # it), the same moves with the same weights
-            wi = _winning_index(trick, nplayed, trump)
+            wi = trick_winner([int(c) for c in trick[:nplayed]], 0, trump)
             got_scores = scores[:n].copy()
             assert order_moves(hands, trick, nplayed, leader, np.uint64(gone), trump, mask,
                                mask, -1, moves, scores, -1, wi) == n
             assert [int(c) for c in moves[:n]] == got
             assert list(scores[:n]) == list(got_scores)
-
-
-def _winning_index(trick, nplayed, trump):
-    """Index of the card now winning a trick of `nplayed` cards (R20), written plainly."""
-    best = 0
-    for i in range(1, nplayed):
-        s, bs = trick[i] // 13, trick[best] // 13
-        if (s == bs and trick[i] > trick[best]) or (s == trump and bs != trump):
-            best = i
-    return best
 
 
 def test_r15_misere_defender_leads_first_where_the_declarer_cannot_get_low():
