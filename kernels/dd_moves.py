@@ -19,6 +19,7 @@ from kernels.dd_state import (
     SUIT_MASK,
     U0,
     U1,
+    beats,
     current_winner_trump,
     legal_moves,
     lowest_bit,
@@ -431,11 +432,11 @@ def opponents_choice(hands, p, good, s, left):
 
 
 @njit(inline="always", **NO_REFCOUNT)
-def _follow_facts(c, wsuit, wcard, trump):
-    """(suit, rank within it, whether it beats the trick's winning card `wcard` of suit
-    `wsuit`) of a follower's card c."""
+def _follow_facts(c, wcard, trump):
+    """(suit, rank within it, whether it beats the trick's winning card `wcard`, R20) of a
+    follower's card c."""
     s = suit_of(c)
-    return s, c - 13 * s, (s == wsuit and c > wcard) or (s == trump and wsuit != trump)
+    return s, c - 13 * s, beats(c, wcard, trump)
 
 
 @njit(inline="always", **NO_REFCOUNT)
@@ -761,7 +762,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             while cand:
                 c = trailing_zeros(cand)
                 cand &= cand - U1
-                s, rank, beats = _follow_facts(c, wsuit, wcard, trump)
+                s, rank, beats = _follow_facts(c, wcard, trump)
                 if beats:
                     # no opponent still to play beats c: a follower with a higher card of
                     # the suit led (c of that suit), or a ruffer (c not a trump, or below
@@ -809,7 +810,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             while cand:
                 c = trailing_zeros(cand)
                 cand &= cand - U1
-                s, rank, beats = _follow_facts(c, wsuit, wcard, trump)
+                s, rank, beats = _follow_facts(c, wcard, trump)
                 if beats:
                     sc = 10 - rank
                 elif s != led or good_now == 1 or nplayed == 3:

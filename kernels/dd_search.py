@@ -32,6 +32,7 @@ from kernels.dd_state import (
     SUIT_MASK,
     U0,
     U1,
+    beats,
     bit,
     current_winner_trump,
     run_above,
@@ -514,10 +515,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     wi = 0
                 else:
                     wi = winp[uy]
-                    wc = tricks[ut, np.uint64(wi)]
-                    cs = suit_of(c)
-                    ws = suit_of(wc)
-                    if (cs == ws and c > wc) or (cs == trump and ws != trump):
+                    if beats(c, tricks[ut, np.uint64(wi)], trump):
                         wi = npl
                 if npl != 3:
                     winp[uy + U1] = wi

@@ -82,6 +82,16 @@ def trick_winner(trick, leader, trump):
     return (leader + current_winner_trump(trick, 4, trump)) & 3
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def beats(card, wcard, trump):
+    """Whether `card`, played after `wcard` (the card winning the trick so far), takes the
+    lead in the trick with `trump` (R20): a higher card of its suit, or a trump on a card
+    that is not one."""
+    s = suit_of(card)
+    ws = suit_of(wcard)
+    return (s == ws and card > wcard) or (s == trump and ws != trump)
+
+
 @njit(**NO_REFCOUNT)
 def current_winner_trump(trick, nplayed, trump):
     """Index (in play order) of the card now winning a partial trick with `trump` (R20)."""
