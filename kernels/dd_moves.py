@@ -762,8 +762,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             while cand:
                 c = trailing_zeros(cand)
                 cand &= cand - U1
-                s, rank, beats = _follow_facts(c, wcard, trump)
-                if beats:
+                s, rank, over = _follow_facts(c, wcard, trump)
+                if over:
                     # no opponent still to play beats c: a follower with a higher card of
                     # the suit led (c of that suit), or a ruffer (c not a trump, or below
                     # its highest trump)
@@ -810,8 +810,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             while cand:
                 c = trailing_zeros(cand)
                 cand &= cand - U1
-                s, rank, beats = _follow_facts(c, wcard, trump)
-                if beats:
+                s, rank, over = _follow_facts(c, wcard, trump)
+                if over:
                     sc = 10 - rank
                 elif s != led or good_now == 1 or nplayed == 3:
                     # stay under and shed a high card; a discard sheds one too (the low
