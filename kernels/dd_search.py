@@ -554,6 +554,26 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             return v
         ply -= 1
         mode = _CHILD
+        # a forced follower (one candidate: nmov 1 at plies 1-3 of a trick) takes its
+        # child's value (R19: its card was the only one it could play), popped here
+        # without a pass of the loop, whose _CHILD, _NEXT and _DONE would do no more
+        # (forced followers are 23% of the nodes). Fifty-sixth session: nodes and answers
+        # the same; `python -m bench.ab`, the 500 bridge jobs, 3 rounds: 0.994 and 0.989
+        # of the time (the median job 0.991, 0.992); every Boston job of seed-777 deals
+        # 0-39 1.010 (the median job 1.002). Popping every follower its child settles (a
+        # cut-off, or its last card refuted) this way measured 1.012 of this form
+        while (ply & 3) != 0 and nmov[np.uint64(ply)] == 1:
+            uf = np.uint64(ply)
+            tf = np.uint64(ply >> 2)
+            q = (leaders[tf] + (ply & 3)) & 3
+            c = moves[uf, 0]
+            hands[q] ^= bit(c)
+            if (ply & 3) == 3:
+                vrel |= trels[tf]
+            if v != (((maxmask >> q) & 1) == 1) and (
+                    vrel & run_above(hands[q], c, gones[tf])) != U0:
+                vrel |= bit(c)
+            ply -= 1
 
 
 @njit
