@@ -111,6 +111,17 @@ def trick_relevance(row, winner_index):
     return bit(wcard) if n >= 2 else U0
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def refuted_relevance(vrel, hand, c, gone):
+    """The relevance `vrel` of a card c refuted at a node (c taken back into `hand`): c
+    stood for its whole run of equivalent cards, and had another card of the run been
+    played the roles would be swapped, so when the run matters (a card of it is
+    relevant) its lowest card, c, matters too."""
+    if vrel & run_above(hand, c, gone):
+        return vrel | bit(c)
+    return vrel
+
+
 @njit(**NO_REFCOUNT)
 def verdict(lower, upper, lower_rel, upper_rel, need):
     """(settled, value, relevance): whether bounds on the tricks to come settle a target
@@ -455,11 +466,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     pn_limit = _NO_LIMIT
                 mode = _DONE
             else:
-                # c stood for its whole run of equivalent cards: had another card of the
-                # run been played, the roles would be swapped, so when the run matters
-                # (a card of it is relevant) its lowest card, c, matters too
-                if vrel & run_above(hands[p], c, gones[ut]):
-                    vrel |= bit(c)
+                vrel = refuted_relevance(vrel, hands[p], c, gones[ut])
                 rels[uy] |= vrel
                 tried[uy] |= bit(c)
                 mode = _NEXT
@@ -570,9 +577,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             hands[q] ^= bit(c)
             if (ply & 3) == 3:
                 vrel |= trels[tf]
-            if v != (((maxmask >> q) & 1) == 1) and (
-                    vrel & run_above(hands[q], c, gones[tf])) != U0:
-                vrel |= bit(c)
+            if v != (((maxmask >> q) & 1) == 1):
+                vrel = refuted_relevance(vrel, hands[q], c, gones[tf])
             ply -= 1
 
 
