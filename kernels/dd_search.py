@@ -40,7 +40,6 @@ from kernels.dd_state import (
 )
 from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
 from kernels.dd_tt import (
-    CLASS_SPILL,
     class_lookup,
     code_card,
     drop_sole_suits,
@@ -552,9 +551,10 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             exact_store(exact, kex1[ut], kex2[ut], kw if v else U0, U0 if v else kw, cost,
                         lo, up, code, gen)
             if kw != full_ks(hands):
-                # misère's classes do not spill past their bucket (kernels.dd_tt)
+                # the classes of a key whose bucket is full chain into a run of the
+                # pool, misère's not (kernels.dd_tt, tt_store)
                 tt_store(classes, kdist[ut], kmeta[ut], kown1[ut], kown2[ut], kw, cost,
-                         lo, up, code, gen, CLASS_SPILL if plain else 0, fresh[ut] == 1)
+                         lo, up, code, gen, 0, fresh[ut] == 1, plain)
         if ply == 0:
             if COUNT_NODES:
                 scores[STATS_ROW, 12] += wasted

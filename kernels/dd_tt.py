@@ -126,6 +126,10 @@ CLASS_SPILL = 15  # further buckets a class bucket's entries may spill into (`tt
 ENTRY_BYTES = 32
 HEADER_ROWS = 2  # after each half's spill bytes: its window (see the module doc), one line
 SPILLS_PER_ROW = 32  # one spill byte per class bucket, 32 to a row of the half
+CHAIN_MIN = 16  # entries of a key's first run in the class half's pool (`tt_store`'s chain)
+CHAIN_MAX = 256  # a run grows by doubling up to this many entries
+_PTR_LOWER = 15  # the lower bound field of a run's pointer entry (no bound is above 13)
+_LOW32 = np.uint64(0xFFFFFFFF)
 WINDOW_MIN = 1 << 14  # entries of a half's window when a generation starts (512 KiB)
 META_MASK = np.uint64(0x1FFF)  # leader, trump, maxmask, winmask; the k nibbles sit above
 OWNER_BITS = np.uint64(26)  # 13 cards x 2 bits per suit
@@ -142,9 +146,9 @@ _F = np.uint64(0xF)
 
 
 def entries_for(mib):
-    """Number of entries (a power of two, at least one bucket per half) that fit in `mib`
+    """Number of entries (a power of two, at least two class buckets per half) that fit in `mib`
     MiB."""
-    n = max(2 * CLASS_WAYS, int(mib * (1 << 20)) // ENTRY_BYTES)
+    n = max(4 * CLASS_WAYS, int(mib * (1 << 20)) // ENTRY_BYTES)
     return 1 << (n.bit_length() - 1)
 
 
@@ -465,16 +469,25 @@ def _set_spill(table, b, n):
 
 
 @njit(**NO_REFCOUNT)
+def _most(table, ways):
+    """The largest window of a half: all of the exact half, the lower half of the class
+    half (its upper half is the pool of runs, `tt_store`)."""
+    return half_entries(table) if ways != CLASS_WAYS else half_entries(table) // 2
+
+
+@njit(**NO_REFCOUNT)
 def _start(table, gen, ways):
     """Before a store: a new generation (a new deal in kernels.dd_batch) starts from the
-    smallest window, in the class half (`ways` CLASS_WAYS) with no bucket spilled."""
+    smallest window, in the class half (`ways` CLASS_WAYS) with no bucket spilled and an
+    empty pool."""
     hd = _header(table)
     if table[hd, 2] != np.uint64(gen):
-        w = min(WINDOW_MIN, half_entries(table))
+        w = min(WINDOW_MIN, _most(table, ways))
         table[hd, 0] = np.uint64(w)
         table[hd, 1] = U0
         table[hd, 2] = np.uint64(gen)
         if ways == CLASS_WAYS:
+            table[hd, 3] = U0  # the pool's runs: none yet
             for b in range(w // CLASS_WAYS):
                 _set_spill(table, b, 0)
 
@@ -487,7 +500,7 @@ def _placed(table, ways):
     n = table[hd, 1] + U1
     table[hd, 1] = n
     w = np.int64(table[hd, 0])
-    if 0 < w < half_entries(table) and 2 * np.int64(n) >= w:
+    if 0 < w < _most(table, ways) and 2 * np.int64(n) >= w:
         _grow(table, ways)
 
 
@@ -758,6 +771,8 @@ def class_lookup(classes, dist, meta, o1, o2, need):
     kup = U0
     code = 0
     matched = False
+    run = -1
+    count = 0
     for sb in range(1 + _spill(classes, b)):
         # the key's bucket and those its entries spilled into, after it (and wrapping)
         first = ((b + sb) & last) * CLASS_WAYS
@@ -768,6 +783,11 @@ def class_lookup(classes, dist, meta, o1, o2, need):
             d = classes[i, 3]
             extra = _extra(d)
             if (extra & META_MASK) != meta:
+                continue
+            if _lower(d) == _PTR_LOWER:  # the key's run's pointer (`tt_store`)
+                if _current(d, classes[_header(classes), 2]):
+                    run = _pool_base(classes) + np.int64(classes[i, 1])
+                    count = np.int64(classes[i, 2] >> np.uint64(32))
                 continue
             kw = extra >> _META_BITS
             m1, m2 = _owner_masks(kw)
@@ -789,7 +809,49 @@ def class_lookup(classes, dist, meta, o1, o2, need):
             mv = _move(d)
             if mv != 0:
                 code = mv
+    for j in range(count):
+        # the key's run in the pool (`tt_store`'s chain): its entries only
+        i = np.uint64(run + j)
+        d = classes[i, 3]
+        kw = _extra(d) >> _META_BITS
+        m1, m2 = _owner_masks(kw)
+        if (o1 & m1) != classes[i, 1] or (o2 & m2) != classes[i, 2]:
+            continue
+        matched = True
+        elo = _lower(d)
+        eup = _upper(d)
+        if need > 0 and elo >= need:
+            return elo, kw, 13, U0, _move(d), True
+        if need > 0 and eup < need:
+            return 0, U0, eup, kw, _move(d), True
+        if elo > lo:
+            lo = elo
+            klo = kw
+        if eup < up:
+            up = eup
+            kup = kw
+        mv = _move(d)
+        if mv != 0:
+            code = mv
     return lo, klo, up, kup, code, matched
+
+
+@njit(**NO_REFCOUNT)
+def _pool_base(classes):
+    """First row of the class half's pool of runs: its upper half (the window stays in
+    the lower one)."""
+    return half_entries(classes) // 2
+
+
+@njit(**NO_REFCOUNT)
+def _pool_alloc(classes, n):
+    """Start (pool-relative) of n fresh pool rows for this generation, or -1 when full."""
+    hd = _header(classes)
+    used = np.int64(classes[hd, 3])
+    if used + n > half_entries(classes) // 2:
+        return -1
+    classes[hd, 3] = np.uint64(used + n)
+    return used
 
 
 @njit(**NO_REFCOUNT)
@@ -815,7 +877,7 @@ def _free_way(classes, base, g):
 
 @njit(**NO_REFCOUNT)
 def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, spill=CLASS_SPILL,
-             fresh=False):
+             fresh=False, chain=False):
     """Merge bounds (lower, upper) and a best-move code (0: keep) for the class of positions
     sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit.
 
@@ -840,6 +902,82 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, sp
     extra = _class_extra(meta, kw)
     free = -1  # the first way of the buckets scanned that is empty or of an older generation
     rest = 0  # the first bucket the search for a free way below reads
+    if chain:
+        ptr = np.uint64(0)
+        has_ptr = False
+        base = b * CLASS_WAYS
+        for w in range(CLASS_WAYS):
+            i = np.uint64(base + w)
+            d = classes[i, 3]
+            if classes[i, 0] == dist:
+                x = _extra(d)
+                ptr_word = _lower(d) == _PTR_LOWER
+                if (x == extra and not fresh and classes[i, 1] == e1 and classes[i, 2] == e2
+                        and not ptr_word):
+                    classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
+                    return
+                if ptr_word and x == meta and _current(d, gen):
+                    ptr = i
+                    has_ptr = True
+            if free < 0 and (d == U0 or not _current(d, gen)):
+                free = base + w
+        word = _pack(lower, upper, depth, move, extra, gen)
+        pool = _pool_base(classes)
+        if has_ptr:
+            start = np.int64(classes[ptr, 1])
+            cap = np.int64(classes[ptr, 2] & _LOW32)
+            count = np.int64(classes[ptr, 2] >> np.uint64(32))
+            if not fresh:
+                for j in range(count):
+                    i = np.uint64(pool + start + j)
+                    d = classes[i, 3]
+                    if classes[i, 1] == e1 and classes[i, 2] == e2 and _extra(d) == extra:
+                        classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
+                        return
+            if free >= 0:
+                _write(classes, free, dist, e1, e2, word, CLASS_WAYS)
+                return
+            if count < cap:
+                _write(classes, pool + start + count, dist, e1, e2, word, CLASS_WAYS)
+                classes[ptr, 2] = np.uint64(cap) | (np.uint64(count + 1) << np.uint64(32))
+                return
+            new = _pool_alloc(classes, 2 * cap) if cap < CHAIN_MAX else -1
+            if new >= 0:
+                for j in range(count):
+                    src = np.uint64(pool + start + j)
+                    dst = np.uint64(pool + new + j)
+                    for k in range(4):
+                        classes[dst, k] = classes[src, k]
+                _write(classes, pool + new + count, dist, e1, e2, word, CLASS_WAYS)
+                classes[ptr, 1] = np.uint64(new)
+                classes[ptr, 2] = np.uint64(2 * cap) | (np.uint64(count + 1) << np.uint64(32))
+                return
+            # the run is full: over its victim
+            _write(classes, _victim(classes, pool + start, cap, gen), dist, e1, e2, word,
+                   CLASS_WAYS)
+            return
+        if free >= 0:
+            _write(classes, free, dist, e1, e2, word, CLASS_WAYS)
+            return
+        new = _pool_alloc(classes, CHAIN_MIN)
+        if new >= 0:
+            # the key's run begins, its pointer over the bucket's victim (a pointer costs
+            # the most: it is replaced last); a victim of the key moves into the run
+            v = np.uint64(_victim(classes, base, CLASS_WAYS, gen))
+            d = classes[v, 3]
+            n = 0
+            if classes[v, 0] == dist and (_extra(d) & META_MASK) == meta and _current(d, gen):
+                for k in range(4):
+                    classes[np.uint64(pool + new), k] = classes[v, k]
+                n = 1
+            classes[v, 0] = dist
+            classes[v, 1] = np.uint64(new)
+            classes[v, 2] = np.uint64(CHAIN_MIN) | (np.uint64(n + 1) << np.uint64(32))
+            classes[v, 3] = _pack(_PTR_LOWER, 0, 127, 0, meta, gen)
+            _write(classes, pool + new + n, dist, e1, e2, word, CLASS_WAYS)
+            return
+        _place(classes, base, CLASS_WAYS, gen, dist, e1, e2, word)
+        return
     if not fresh:
         # (fresh: no entry of the class is in the half, `class_lookup`; the free way is
         # then the first one of the bucket and the `spill` ones after it, as here)

@@ -6,6 +6,7 @@ import pytest
 
 from kernels.bits import HAS_BMI2
 from kernels.dd_tt import (
+    CHAIN_MAX,
     CLASS_SPILL,
     CLASS_WAYS,
     HEADER_ROWS,
@@ -298,8 +299,9 @@ def test_window_starts_small_each_generation_and_doubles_keeping_its_entries():
     # half the window it doubles, each entry whose bucket moved going with it: every entry
     # found before the store that doubles a window is found after, but one the store
     # itself may evict
-    exact, classes = new_table(8)  # halves of 2**17 entries, 8 times WINDOW_MIN
-    assert half_entries(exact) == 8 * WINDOW_MIN
+    exact, classes = new_table(16)  # halves of 2**18 entries, 16 times WINDOW_MIN (the
+    # class half's window stops at half of it, the rest its pool)
+    assert half_entries(exact) == 16 * WINDOW_MIN
     assert _window_of(exact) == _window_of(classes) == 0  # none yet: every bucket
     rng = np.random.default_rng(5)
     keys = rng.integers(1, 1 << 62, size=(2 * WINDOW_MIN, 4), dtype=np.uint64)
@@ -336,6 +338,16 @@ def test_window_never_passes_the_half():
     assert _window_of(exact) == half_entries(exact) == WINDOW_MIN
 
 
+def test_class_window_stops_at_half_the_half():
+    # the class half's upper half is its pool of runs (`tt_store`'s chain)
+    _, classes = new_table(1)
+    rng = np.random.default_rng(9)
+    for k in rng.integers(1, 1 << 62, size=(WINDOW_MIN, 4), dtype=np.uint64):
+        tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1,
+                 0, False, True)
+    assert _window_of(classes) == half_entries(classes) // 2 == WINDOW_MIN // 2
+
+
 def _classes_of_one_key(n):
     """k nibbles and n owner words of classes of one key: k 3 spades and 2 hearts, the
     owners of those cards all different."""
@@ -364,7 +376,7 @@ def test_spilled_classes_wrap_round_the_window_and_move_with_its_doubling():
     # a key hashed to the window's last bucket spills into its first ones; when the
     # window doubles, each spilled entry moves with its key's bucket, and every class of
     # the key stored before is still found after (others fill the window meanwhile)
-    exact, classes = new_table(8)
+    exact, classes = new_table(16)
     meta = np.uint64(0x0123)
     tt_store(classes, np.uint64(1), meta, U, U, ALL, 3, 1, 13, 0, 1)  # the window opens
     last = WINDOW_MIN - CLASS_WAYS
@@ -404,7 +416,7 @@ def test_a_fresh_store_leaves_the_table_as_the_scanning_store_does():
     dists = [np.uint64(0x1111_2222_3333_4444 + d) for d in range(3)]
     meta = np.uint64(0x0123)
     owners = rng.integers(0, 1 << 52, (100, 2), dtype=np.uint64)  # positions met again
-    for spill in (CLASS_SPILL, 0):
+    for spill, chain in ((CLASS_SPILL, False), (0, False), (0, True)):
         _, fast = new_table(1)
         _, slow = new_table(1)
         fresh_stores = 0
@@ -417,8 +429,8 @@ def test_a_fresh_store_leaves_the_table_as_the_scanning_store_does():
                     1 + step // 1500, spill)
             hit = class_lookup(fast, dist, meta, o1, o2, 0)[5]
             fresh_stores += not hit
-            tt_store(fast, dist, meta, o1, o2, *args, not hit)
-            tt_store(slow, dist, meta, o1, o2, *args, False)
+            tt_store(fast, dist, meta, o1, o2, *args, not hit, chain)
+            tt_store(slow, dist, meta, o1, o2, *args, False, chain)
             assert np.array_equal(fast, slow)
         assert 300 < fresh_stores < 2700  # both kinds of store, many times
 
@@ -434,3 +446,57 @@ def test_relevance_drops_a_suit_one_hand_holds_alone():
     assert drop_sole_suits(hands, rel) == hearts_n
     assert drop_sole_suits(hands, hearts_n | hearts_e) == hearts_n | hearts_e
     assert drop_sole_suits(hands, U) == U
+
+
+def test_classes_of_one_key_chain_into_a_run_of_the_pool_and_are_found():
+    # a bucket full of the generation's entries starts the key's run in the pool (its
+    # pointer over one way of the bucket, whose class moves into the run), which doubles
+    # up to CHAIN_MAX entries: the bucket's other ways and the whole run are found again,
+    # each with its own bound; past that, the run's cheapest entries are replaced
+    n = CLASS_WAYS - 1 + CHAIN_MAX
+    dist, meta = np.uint64(0x1111_2222_3333_4444), np.uint64(0x0123)
+    kw, owners = _classes_of_one_key(n + 40)
+    _, classes = new_table(1)
+    for i, o1 in enumerate(owners):
+        tt_store(classes, dist, meta, o1, U, kw, 3, 1 + i % 5, 13, 0, 1, 0, False, True)
+    got = [tt_lookup(classes, dist, meta, o1, U)[0] for o1 in owners]
+    assert all(lo == 1 + i % 5 for i, lo in enumerate(got) if lo > 0)
+    assert sum(lo > 0 for lo in got) == n
+    assert got[-1] > 0  # the last stored is there
+    # the same key again: its entries are merged, not stored twice
+    tt_store(classes, dist, meta, owners[20], U, kw, 3, 0, 0, 0, 1, 0, False, True)
+    assert tt_lookup(classes, dist, meta, owners[20], U)[2] == 0
+
+
+def test_a_run_is_followed_only_in_its_own_generation():
+    # a new generation starts the pool afresh: the old pointers are not followed, so a
+    # run whose rows another key's run now holds never answers for the wrong classes
+    dist_a, dist_b = np.uint64(0x1111_2222_3333_4444), np.uint64(0x4444_3333_2222_1111)
+    meta = np.uint64(0x0123)
+    kw, owners = _classes_of_one_key(80)
+    _, classes = new_table(1)
+    for o1 in owners:
+        tt_store(classes, dist_a, meta, o1, U, kw, 3, 2, 13, 0, 1, 0, False, True)
+    assert all(tt_lookup(classes, dist_a, meta, o1, U)[0] == 2 for o1 in owners)
+    for o1 in owners:
+        tt_store(classes, dist_b, meta, o1, U, kw, 3, 5, 13, 0, 2, 0, False, True)
+    assert all(tt_lookup(classes, dist_b, meta, o1, U)[0] == 5 for o1 in owners)
+    assert all(tt_lookup(classes, dist_a, meta, o1, U)[0] in (0, 2) for o1 in owners)
+
+
+def test_chained_classes_move_with_the_window_doubling():
+    # the run's pointer is keyed like the key's classes: when the window doubles it moves
+    # with them, and every class of the key's run is still found after (those in its
+    # bucket may make way for another key's pointer there)
+    _, classes = new_table(16)
+    meta = np.uint64(0x0123)
+    dist = np.uint64(0x1111_2222_3333_4444)
+    kw, owners = _classes_of_one_key(3 * CLASS_WAYS)
+    for o1 in owners:  # dear entries (cost 60): the others' stores replace their own
+        tt_store(classes, dist, meta, o1, U, kw, 60, 2, 13, 0, 1, 0, False, True)
+    rng = np.random.default_rng(8)
+    for k in rng.integers(1, 1 << 62, size=(2 * WINDOW_MIN, 4), dtype=np.uint64):
+        tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1,
+                 0, False, True)
+    assert _window_of(classes) == 8 * WINDOW_MIN  # it doubled three times
+    assert all(tt_lookup(classes, dist, meta, o1, U)[0] == 2 for o1 in owners[CLASS_WAYS:])
