@@ -554,7 +554,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 # the classes of a key whose bucket is full chain into a run of the
                 # pool, misère's not (kernels.dd_tt, tt_store)
                 tt_store(classes, kdist[ut], kmeta[ut], kown1[ut], kown2[ut], kw, cost,
-                         lo, up, code, gen, 0, fresh[ut] == 1, plain)
+                         lo, up, code, gen, fresh[ut] == 1, plain)
         if ply == 0:
             if COUNT_NODES:
                 scores[STATS_ROW, 12] += wasted

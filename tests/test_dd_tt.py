@@ -7,11 +7,9 @@ import pytest
 from kernels.bits import HAS_BMI2
 from kernels.dd_tt import (
     CHAIN_MAX,
-    CLASS_SPILL,
     CLASS_WAYS,
     HEADER_ROWS,
     WINDOW_MIN,
-    _bucket,
     _owner_masks,
     _owner_words_bmi2,
     _owner_words_tables,
@@ -158,8 +156,8 @@ def test_store_merges_bounds_and_lookup_misses_unknown_keys():
     exact, classes = new_table(1)
     assert exact.shape == classes.shape
     assert half_entries(exact) == half_entries(classes) == entries_for(1) // 2
-    # after the entries: one spill byte per class bucket (32 to a row), then the header
-    assert exact.shape[0] == entries_for(1) // 2 * (1 + 1 / CLASS_WAYS / 32) + HEADER_ROWS
+    # after the entries, the header
+    assert exact.shape[0] == entries_for(1) // 2 + HEADER_ROWS
     w = (np.uint64(12345), np.uint64(6), np.uint64(77), np.uint64(88))
     assert tt_lookup(classes, *w) == (0, 0, 13, 0, 0)
     tt_store(classes, *w, ALL, 5, 2, 5, 0, 1)
@@ -234,7 +232,7 @@ def test_large_tables_and_memos_start_on_huge_pages():
 
     exact, classes = new_tables(8, 2)
     assert exact.ctypes.data % (1 << 21) == 0 and classes.ctypes.data % (1 << 21) == 0
-    # the tables after the first: a half's spill bytes and header past a boundary
+    # the tables after the first: a half's header past a boundary
     past = 32 * (exact.shape[1] - half_entries(exact[0]))
     assert exact[1].ctypes.data % (1 << 21) == past == classes[1].ctypes.data % (1 << 21)
     memo = new_ruff_memo(1 << 17)
@@ -244,8 +242,9 @@ def test_large_tables_and_memos_start_on_huge_pages():
 
 
 def test_one_suit_length_pattern_keeps_many_classes():
-    # every class of one (dist, meta) shares a bucket: 24 classes (owners of the top two
-    # spades and of the top heart) stored under one dist and meta are all found again
+    # every class of one (dist, meta) shares a bucket and its run: 24 classes (owners of
+    # the top two spades and of the top heart) stored under one dist and meta are all
+    # found again
     _, classes = new_table(1)
     dist, meta = np.uint64(0x1111_2222_3333_4444), np.uint64(0x0123)
     kw = np.uint64(0x0012)  # k: 2 spades, 1 heart
@@ -344,7 +343,7 @@ def test_class_window_stops_at_half_the_half():
     rng = np.random.default_rng(9)
     for k in rng.integers(1, 1 << 62, size=(WINDOW_MIN, 4), dtype=np.uint64):
         tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1,
-                 0, False, True)
+                 False, True)
     assert _window_of(classes) == half_entries(classes) // 2 == WINDOW_MIN // 2
 
 
@@ -353,48 +352,6 @@ def _classes_of_one_key(n):
     owners of those cards all different."""
     kw = np.uint64(0x0023)
     return kw, [np.uint64((i & 63) | ((i >> 6) << 26)) for i in range(n)]
-
-
-def test_classes_of_one_key_spill_past_their_bucket_and_are_found():
-    # a bucket full of the generation's entries sends a new class to the next bucket with
-    # room, up to CLASS_SPILL buckets on: (1 + CLASS_SPILL) x CLASS_WAYS classes of one
-    # (dist, meta) are all found again; without spills (misère) one bucket's worth
-    n = (1 + CLASS_SPILL) * CLASS_WAYS
-    dist, meta = np.uint64(0x1111_2222_3333_4444), np.uint64(0x0123)
-    kw, owners = _classes_of_one_key(n)
-    for spill, found in ((CLASS_SPILL, n), (0, CLASS_WAYS)):
-        _, classes = new_table(1)
-        for i, o1 in enumerate(owners):
-            tt_store(classes, dist, meta, o1, np.uint64(0), kw, 3, 1 + i % 5, 13, 0, 1, spill)
-        got = [tt_lookup(classes, dist, meta, o1, np.uint64(0))[0] for o1 in owners]
-        hits = [lo for lo in got if lo > 0]
-        assert len(hits) == found
-        assert all(lo == 1 + i % 5 for i, lo in enumerate(got) if lo > 0)
-
-
-def test_spilled_classes_wrap_round_the_window_and_move_with_its_doubling():
-    # a key hashed to the window's last bucket spills into its first ones; when the
-    # window doubles, each spilled entry moves with its key's bucket, and every class of
-    # the key stored before is still found after (others fill the window meanwhile)
-    exact, classes = new_table(16)
-    meta = np.uint64(0x0123)
-    tt_store(classes, np.uint64(1), meta, U, U, ALL, 3, 1, 13, 0, 1)  # the window opens
-    last = WINDOW_MIN - CLASS_WAYS
-    dist = next(np.uint64(d) for d in range(1, 1 << 20)
-                if _bucket(classes, np.uint64(d), meta, CLASS_WAYS) == last)
-    kw, owners = _classes_of_one_key(3 * CLASS_WAYS)
-    for o1 in owners:
-        tt_store(classes, dist, meta, o1, U, kw, 3, 2, 13, 0, 1)
-
-    def found():
-        return sum(tt_lookup(classes, dist, meta, o1, U)[0] == 2 for o1 in owners)
-
-    assert found() == len(owners)
-    rng = np.random.default_rng(7)
-    for k in rng.integers(1, 1 << 62, size=(2 * WINDOW_MIN, 4), dtype=np.uint64):
-        tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1)
-    assert _window_of(classes) == 8 * WINDOW_MIN  # it doubled three times
-    assert found() == len(owners)
 
 
 def test_class_lookup_says_whether_any_entry_matched_the_position():
@@ -411,12 +368,12 @@ def test_class_lookup_says_whether_any_entry_matched_the_position():
 def test_a_fresh_store_leaves_the_table_as_the_scanning_store_does():
     # the search tells a store the class is new (`fresh`) when its lookup matched nothing:
     # the store then only looks for a free way, and must pick the one the scan would, on
-    # crowded keys (spilling, or not in misère) and across generations
+    # crowded keys (chaining, or not in misère) and across generations
     rng = np.random.default_rng(21)
     dists = [np.uint64(0x1111_2222_3333_4444 + d) for d in range(3)]
     meta = np.uint64(0x0123)
     owners = rng.integers(0, 1 << 52, (100, 2), dtype=np.uint64)  # positions met again
-    for spill, chain in ((CLASS_SPILL, False), (0, False), (0, True)):
+    for chain in (False, True):
         _, fast = new_table(1)
         _, slow = new_table(1)
         fresh_stores = 0
@@ -426,7 +383,7 @@ def test_a_fresh_store_leaves_the_table_as_the_scanning_store_does():
             kw = np.uint64(sum(int(k) << (4 * s) for s, k in enumerate(rng.integers(1, 4, 4))))
             lo = int(rng.integers(0, 4))
             args = (kw, int(rng.integers(1, 20)), lo, lo + int(rng.integers(0, 4)), 0,
-                    1 + step // 1500, spill)
+                    1 + step // 1500)
             hit = class_lookup(fast, dist, meta, o1, o2, 0)[5]
             fresh_stores += not hit
             tt_store(fast, dist, meta, o1, o2, *args, not hit, chain)
@@ -458,13 +415,13 @@ def test_classes_of_one_key_chain_into_a_run_of_the_pool_and_are_found():
     kw, owners = _classes_of_one_key(n + 40)
     _, classes = new_table(1)
     for i, o1 in enumerate(owners):
-        tt_store(classes, dist, meta, o1, U, kw, 3, 1 + i % 5, 13, 0, 1, 0, False, True)
+        tt_store(classes, dist, meta, o1, U, kw, 3, 1 + i % 5, 13, 0, 1, False, True)
     got = [tt_lookup(classes, dist, meta, o1, U)[0] for o1 in owners]
     assert all(lo == 1 + i % 5 for i, lo in enumerate(got) if lo > 0)
     assert sum(lo > 0 for lo in got) == n
     assert got[-1] > 0  # the last stored is there
     # the same key again: its entries are merged, not stored twice
-    tt_store(classes, dist, meta, owners[20], U, kw, 3, 0, 0, 0, 1, 0, False, True)
+    tt_store(classes, dist, meta, owners[20], U, kw, 3, 0, 0, 0, 1, False, True)
     assert tt_lookup(classes, dist, meta, owners[20], U)[2] == 0
 
 
@@ -476,10 +433,10 @@ def test_a_run_is_followed_only_in_its_own_generation():
     kw, owners = _classes_of_one_key(80)
     _, classes = new_table(1)
     for o1 in owners:
-        tt_store(classes, dist_a, meta, o1, U, kw, 3, 2, 13, 0, 1, 0, False, True)
+        tt_store(classes, dist_a, meta, o1, U, kw, 3, 2, 13, 0, 1, False, True)
     assert all(tt_lookup(classes, dist_a, meta, o1, U)[0] == 2 for o1 in owners)
     for o1 in owners:
-        tt_store(classes, dist_b, meta, o1, U, kw, 3, 5, 13, 0, 2, 0, False, True)
+        tt_store(classes, dist_b, meta, o1, U, kw, 3, 5, 13, 0, 2, False, True)
     assert all(tt_lookup(classes, dist_b, meta, o1, U)[0] == 5 for o1 in owners)
     assert all(tt_lookup(classes, dist_a, meta, o1, U)[0] in (0, 2) for o1 in owners)
 
@@ -493,10 +450,10 @@ def test_chained_classes_move_with_the_window_doubling():
     dist = np.uint64(0x1111_2222_3333_4444)
     kw, owners = _classes_of_one_key(3 * CLASS_WAYS)
     for o1 in owners:  # dear entries (cost 60): the others' stores replace their own
-        tt_store(classes, dist, meta, o1, U, kw, 60, 2, 13, 0, 1, 0, False, True)
+        tt_store(classes, dist, meta, o1, U, kw, 60, 2, 13, 0, 1, False, True)
     rng = np.random.default_rng(8)
     for k in rng.integers(1, 1 << 62, size=(2 * WINDOW_MIN, 4), dtype=np.uint64):
         tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1,
-                 0, False, True)
+                 False, True)
     assert _window_of(classes) == 8 * WINDOW_MIN  # it doubled three times
     assert all(tt_lookup(classes, dist, meta, o1, U)[0] == 2 for o1 in owners[CLASS_WAYS:])
