@@ -741,66 +741,48 @@ def class_lookup(classes, dist, meta, o1, o2, need):
     kup = U0
     code = 0
     matched = False
-    run = -1
+    run = -1  # the key's run in the pool (`tt_store`), once its pointer is read
     count = 0
     first = b * CLASS_WAYS
-    for w in range(CLASS_WAYS):
-        i = np.uint64(first + w)  # unsigned: no wraparound test on the index
-        if classes[i, 0] != dist:
-            continue
-        d = classes[i, 3]
-        extra = _extra(d)
-        if (extra & META_MASK) != meta:
-            continue
-        if _lower(d) == _PTR_LOWER:  # the key's run's pointer (`tt_store`)
-            if _current(d, classes[_header(classes), 2]):
-                run = _pool_base(classes) + np.int64(classes[i, 1])
-                count = np.int64(classes[i, 2] >> np.uint64(32))
-            continue
-        kw = extra >> _META_BITS
-        m1, m2 = _owner_masks(kw)
-        if (o1 & m1) != classes[i, 1] or (o2 & m2) != classes[i, 2]:
-            continue
-        matched = True
-        elo = _lower(d)
-        eup = _upper(d)
-        if need > 0 and elo >= need:
-            return elo, kw, 13, U0, _move(d), True
-        if need > 0 and eup < need:
-            return 0, U0, eup, kw, _move(d), True
-        if elo > lo:
-            lo = elo
-            klo = kw
-        if eup < up:
-            up = eup
-            kup = kw
-        mv = _move(d)
-        if mv != 0:
-            code = mv
-    for j in range(count):
-        # the key's run in the pool (`tt_store`'s chain): its entries only
-        i = np.uint64(run + j)
-        d = classes[i, 3]
-        kw = _extra(d) >> _META_BITS
-        m1, m2 = _owner_masks(kw)
-        if (o1 & m1) != classes[i, 1] or (o2 & m2) != classes[i, 2]:
-            continue
-        matched = True
-        elo = _lower(d)
-        eup = _upper(d)
-        if need > 0 and elo >= need:
-            return elo, kw, 13, U0, _move(d), True
-        if need > 0 and eup < need:
-            return 0, U0, eup, kw, _move(d), True
-        if elo > lo:
-            lo = elo
-            klo = kw
-        if eup < up:
-            up = eup
-            kup = kw
-        mv = _move(d)
-        if mv != 0:
-            code = mv
+    n = CLASS_WAYS
+    while True:  # the key's bucket, then its run (whose entries all hold the key)
+        for w in range(n):
+            i = np.uint64(first + w)  # unsigned: no wraparound test on the index
+            if classes[i, 0] != dist:
+                continue
+            d = classes[i, 3]
+            extra = _extra(d)
+            if (extra & META_MASK) != meta:
+                continue
+            if _lower(d) == _PTR_LOWER:  # the run's pointer
+                if _current(d, classes[_header(classes), 2]):
+                    run = _pool_base(classes) + np.int64(classes[i, 1])
+                    count = np.int64(classes[i, 2] >> np.uint64(32))
+                continue
+            kw = extra >> _META_BITS
+            m1, m2 = _owner_masks(kw)
+            if (o1 & m1) != classes[i, 1] or (o2 & m2) != classes[i, 2]:
+                continue
+            matched = True
+            elo = _lower(d)
+            eup = _upper(d)
+            if need > 0 and elo >= need:
+                return elo, kw, 13, U0, _move(d), True
+            if need > 0 and eup < need:
+                return 0, U0, eup, kw, _move(d), True
+            if elo > lo:
+                lo = elo
+                klo = kw
+            if eup < up:
+                up = eup
+                kup = kw
+            mv = _move(d)
+            if mv != 0:
+                code = mv
+        if run < 0 or first == run:
+            break
+        first = run
+        n = count
     return lo, klo, up, kup, code, matched
 
 
