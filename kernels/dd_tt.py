@@ -84,14 +84,16 @@ seventh session, `python -m bench.ab`, 3 rounds; all rounds summed / each job's 
 time / the median job): the solver bench's 500 bridge jobs 0.972 / 0.966 / 1.003 (a
 first form 0.966 / 0.962 / 1.005 and 0.967 / 0.961 / 1.003), nodes 93.769 against
 94.401 M, answers the same; every Boston job of seed-777 deals 0-39 0.988 / 0.988 /
-0.996 (the first form 0.968 / 0.956 / 0.984). The heavy searches gain: their keys
+0.996 (the first form 0.968 / 0.956 / 0.984); without the spill bytes' scans, bridge
+0.958 / 0.959 / 1.003. The heavy searches gain: their keys
 outgrew a bucket, and their lookups read the spilled buckets' other keys.
 
 Each half is used through a *window*, its first `window` entries (the bucket count a key
 is hashed into; the header after the buckets holds it, `new_tables`). A store under a new
 generation (a new deal, kernels.dd_batch) sets it back to WINDOW_MIN entries, and once
 the entries placed in the generation reach half the window, it doubles, up to the whole
-half, each entry whose bucket now lies in the upper part moving there (`_grow`). A deal
+half (half of it in the class half, whose upper half is the pool of runs: `_most`), each
+entry whose bucket now lies in the upper part moving there (`_grow`). A deal
 of the solver bench's bridge jobs ended with a window of 2^14 to 2^16 entries in 415 of
 500 (2^21 is the whole half), so its entries sit in a few megabytes that stay in the
 caches, where spread over 128 MiB each new position's probe and store went to
