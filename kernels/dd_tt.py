@@ -873,9 +873,11 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fr
         if free >= 0:
             _write(classes, free, dist, e1, e2, word, CLASS_WAYS)
             return
+        # (the pointer is updated before the entry is written: a write may double the
+        # window, `_placed`, and move the pointer with its key)
         if count < cap:
-            _write(classes, pool + start + count, dist, e1, e2, word, CLASS_WAYS)
             classes[ptr, 2] = np.uint64(cap) | (np.uint64(count + 1) << np.uint64(32))
+            _write(classes, pool + start + count, dist, e1, e2, word, CLASS_WAYS)
             return
         new = _pool_alloc(classes, 2 * cap) if cap < CHAIN_MAX else -1
         if new >= 0:
@@ -884,9 +886,9 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fr
                 dst = np.uint64(pool + new + j)
                 for k in range(4):
                     classes[dst, k] = classes[src, k]
-            _write(classes, pool + new + count, dist, e1, e2, word, CLASS_WAYS)
             classes[ptr, 1] = np.uint64(new)
             classes[ptr, 2] = np.uint64(2 * cap) | (np.uint64(count + 1) << np.uint64(32))
+            _write(classes, pool + new + count, dist, e1, e2, word, CLASS_WAYS)
             return
         # the run is full: over its cheapest entry
         _write(classes, _victim(classes, pool + start, cap, gen), dist, e1, e2, word,
