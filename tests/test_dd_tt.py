@@ -10,6 +10,7 @@ from kernels.dd_tt import (
     CLASS_WAYS,
     HEADER_ROWS,
     WINDOW_MIN,
+    _hash,
     _owner_masks,
     _owner_words_bmi2,
     _owner_words_tables,
@@ -457,3 +458,29 @@ def test_chained_classes_move_with_the_window_doubling():
                  False, True)
     assert _window_of(classes) == 8 * WINDOW_MIN  # it doubled three times
     assert all(tt_lookup(classes, dist, meta, o1, U)[0] == 2 for o1 in owners[CLASS_WAYS:])
+
+
+def test_a_run_keeps_what_is_appended_while_the_window_doubles():
+    # an append to a run counts as a placed entry, so it may double the window and move
+    # the run's pointer with its key: the pointer's count and start must already be the
+    # new ones then. Each doubling here is set off by an append of a key that moves
+    _, classes = new_table(16)
+    meta = np.uint64(0x0123)
+    kw, owners = _classes_of_one_key(CLASS_WAYS + 8)
+    rng = np.random.default_rng(10)
+    fillers = iter(rng.integers(1, 1 << 62, size=(8 * WINDOW_MIN, 4), dtype=np.uint64))
+    tt_store(classes, U + 1, meta, U, U, ALL, 3, 1, 9, 0, 1)  # the window opens
+    for _ in range(3):
+        w = _window_of(classes)
+        dist = next(np.uint64(d) for d in range(1, 1 << 20)
+                    if int(_hash(np.uint64(d), meta)) & (2 * w // CLASS_WAYS - 1)
+                    >= w // CLASS_WAYS)  # its bucket is in the upper part once doubled
+        for o1 in owners[:-1]:  # its bucket full, then its run begun
+            tt_store(classes, dist, meta, o1, U, kw, 60, 2, 13, 0, 1)
+        while 2 * (int(classes[-HEADER_ROWS, 1]) + 1) < w:
+            k = next(fillers)
+            tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1)
+        tt_store(classes, dist, meta, owners[-1], U, kw, 60, 2, 13, 0, 1)  # doubles it
+        assert _window_of(classes) == 2 * w
+        assert all(tt_lookup(classes, dist, meta, o1, U)[0] == 2
+                   for o1 in owners[CLASS_WAYS:])
