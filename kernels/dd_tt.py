@@ -790,9 +790,9 @@ def class_lookup(classes, dist, meta, o1, o2, need):
 
 @njit(**NO_REFCOUNT)
 def _pool_base(classes):
-    """First row of the class half's pool of runs: its upper half (the window stays in
-    the lower one)."""
-    return half_entries(classes) // 2
+    """First row of the class half's pool of runs, and its size: the half's upper half
+    (the window stays in the lower one, `_most`)."""
+    return _most(classes, CLASS_WAYS)
 
 
 @njit(**NO_REFCOUNT)
@@ -800,7 +800,7 @@ def _pool_alloc(classes, n):
     """Start (pool-relative) of n fresh pool rows for this generation, or -1 when full."""
     hd = _header(classes)
     used = np.int64(classes[hd, 3])
-    if used + n > half_entries(classes) // 2:
+    if used + n > _pool_base(classes):  # the pool is as large as its base row
         return -1
     classes[hd, 3] = np.uint64(used + n)
     return used
