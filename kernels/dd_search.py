@@ -551,10 +551,10 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             exact_store(exact, kex1[ut], kex2[ut], kw if v else U0, U0 if v else kw, cost,
                         lo, up, code, gen)
             if kw != full_ks(hands):
-                # the classes of a key whose bucket is full chain into a run of the
-                # pool, misère's not (kernels.dd_tt, tt_store)
+                # (a key's classes beyond its bucket chain into a run of the pool:
+                # kernels.dd_tt, tt_store)
                 tt_store(classes, kdist[ut], kmeta[ut], kown1[ut], kown2[ut], kw, cost,
-                         lo, up, code, gen, fresh[ut] == 1, plain)
+                         lo, up, code, gen, fresh[ut] == 1)
         if ply == 0:
             if COUNT_NODES:
                 scores[STATS_ROW, 12] += wasted

@@ -43,19 +43,18 @@ length of the number of nodes the search spent on it, `depth` in the code) in 8.
 best lead in 15..22 (`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank),
 the class key's meta in 23..35 and k nibbles in 36..51, and the generation (modulo
 4096) in 52..63. The best lead is only a hint for move ordering. Buckets hold `WAYS`
-consecutive entries in the exact half, `CLASS_WAYS` in the class half: every class of one
-(dist, meta) has one bucket (and a run in the pool, below), and a bucket probed held
-on average 5.9 entries of the position's (dist, meta) with 8 ways, so classes crowded
-each other out (numeric solves of
+consecutive entries in the exact half, `CLASS_WAYS` (2) in the class half: every class of
+one (dist, meta) has one bucket and, past it, a run in the pool (below). Before the runs a
+bucket was all a key had, and a bucket probed held on average 5.9 entries of the
+position's (dist, meta) with 8 ways, so classes crowded each other out (numeric solves of
 seed-777 deals 0-7: 53.9, 46.9, 41.8, 38.2 and 35.7 million nodes with 8, 16, 32, 64 and
-128 ways; all jobs of deals 0-19 side by side 49.5 -> 34.7 s with 32, 46.1 -> 32.9 s
-with 64, which scans twice as many entries a probe). A store replaces an empty entry
+128 ways). A store replaces an empty entry
 first, then one of an older generation, else the one that cost least to find (cheapest
 to recompute; by node count rather than by tricks left: seed-777 deals 0-19, all jobs,
 73.5 -> 63.1 s and 56.8 -> 54.8 s side by side).
 
-A key whose bucket holds only entries of the current generation *chains* (plain
-searches; misère's stores replace within the bucket): its further classes go into a run
+A key whose bucket holds only entries of the current generation *chains* (every search,
+misère's too since the fifty-eighth session): its further classes go into a run
 of consecutive rows in the class half's upper half, the *pool*, reached through a
 pointer entry in the bucket (keyed like the key's classes, its lower bound field 15,
 which no bound has; the run's start and its capacity and count in the owner words). A
@@ -65,6 +64,17 @@ cheapest entry. The pool is filled from its start in each generation (a new deal
 only a pointer of the current generation is followed. A lookup scans the key's bucket,
 then its run: the run holds the key's classes alone, so a heavy key's lookups no longer
 read other keys' entries. DDS keeps a list per suit-length pattern (up to 125 entries).
+So a class bucket need hold little: with runs, buckets of 16, 8, 4, 2 and 1 ways took
+93.77, 93.84, 93.86, 93.91 and 94.80 M nodes on the solver bench's 500 bridge jobs, and
+`python -m bench.ab` (3 rounds; all rounds summed / each job's least time / the median
+job) put 8 ways at 0.988 / 0.991 / 0.987 of 16's time, 4 at
+0.971 / 0.986 / 0.989 of 8's, 2 at 0.989 / 0.988 / 0.990 of 4's and 1 at 1.000 / 0.999 /
+1.001 of 2's: a lookup or a store reads a line or two of the bucket, where 16 ways were
+eight lines, and then the key's own entries. Misère chaining too (2 ways against 16 ways
+without runs): misère of seed-777 deals 0-99 0.817 / 0.907 / 0.976, deals 100-199 0.965
+/ 0.978 / 0.987. Fifty-eighth session, 2 ways with misère chaining against 16 with it
+not: bridge 0.970 / 0.966 / 0.974, every Boston job of seed-777 deals 0-39 0.975 / 0.982
+/ 0.985.
 
 Until the fifty-seventh session a full bucket *spilled* instead: a new class went into the
 first of the next 15 buckets (wrapping in the window) with room, and a spill byte per
@@ -135,7 +145,7 @@ from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1, suit_of
 from kernels.jit import NO_REFCOUNT, njit
 
 WAYS = 8
-CLASS_WAYS = 16
+CLASS_WAYS = 2  # a class bucket: a key's further classes chain into a run (`tt_store`)
 ENTRY_BYTES = 32
 HEADER_ROWS = 2  # after each half's entries: its window (see the module doc), one line
 CHAIN_MIN = 16  # entries of a key's first run in the class half's pool (`tt_store`'s chain)
@@ -158,9 +168,9 @@ _F = np.uint64(0xF)
 
 
 def entries_for(mib):
-    """Number of entries (a power of two, at least two class buckets per half) that fit in `mib`
+    """Number of entries (a power of two, at least two buckets per half) that fit in `mib`
     MiB."""
-    n = max(4 * CLASS_WAYS, int(mib * (1 << 20)) // ENTRY_BYTES)
+    n = max(4 * max(WAYS, CLASS_WAYS), int(mib * (1 << 20)) // ENTRY_BYTES)
     return 1 << (n.bit_length() - 1)
 
 
@@ -453,40 +463,40 @@ def _window(table):
 
 
 @njit(**NO_REFCOUNT)
-def _most(table, ways):
+def _most(table, cls):
     """The largest window of a half: all of the exact half, the lower half of the class
-    half (its upper half is the pool of runs, `tt_store`)."""
-    return half_entries(table) if ways != CLASS_WAYS else half_entries(table) // 2
+    half (`cls`; its upper half is the pool of runs, `tt_store`)."""
+    return half_entries(table) // 2 if cls else half_entries(table)
 
 
 @njit(**NO_REFCOUNT)
-def _start(table, gen, ways):
+def _start(table, gen, cls):
     """Before a store: a new generation (a new deal in kernels.dd_batch) starts from the
-    smallest window, in the class half (`ways` CLASS_WAYS) with an empty pool."""
+    smallest window, in the class half (`cls`) with an empty pool."""
     hd = _header(table)
     if table[hd, 2] != np.uint64(gen):
-        w = min(WINDOW_MIN, _most(table, ways))
+        w = min(WINDOW_MIN, _most(table, cls))
         table[hd, 0] = np.uint64(w)
         table[hd, 1] = U0
         table[hd, 2] = np.uint64(gen)
-        if ways == CLASS_WAYS:
+        if cls:
             table[hd, 3] = U0  # the pool's runs: none yet
 
 
 @njit(**NO_REFCOUNT)
-def _placed(table, ways):
+def _placed(table, cls):
     """After a new entry is placed: count it, and double the window once the entries
     placed in this generation reach half of it (so no window is more than half full)."""
     hd = _header(table)
     n = table[hd, 1] + U1
     table[hd, 1] = n
     w = np.int64(table[hd, 0])
-    if 0 < w < _most(table, ways) and 2 * np.int64(n) >= w:
-        _grow(table, ways)
+    if 0 < w < _most(table, cls) and 2 * np.int64(n) >= w:
+        _grow(table, cls)
 
 
 @njit(**NO_REFCOUNT)
-def _grow(table, ways):
+def _grow(table, cls):
     """Double the window: bucket b of the old window splits into buckets b and b + its
     bucket count, so each entry whose key now hashes to the upper one moves there, to the
     same place in the bucket (a run's pointer entry with its key's classes; the runs
@@ -504,7 +514,8 @@ def _grow(table, ways):
         if d == U0:
             continue
         # a class entry's key: dist, and meta in its data word
-        k2 = _extra(d) & META_MASK if ways == CLASS_WAYS else table[r, 1]
+        k2 = _extra(d) & META_MASK if cls else table[r, 1]
+        ways = CLASS_WAYS if cls else WAYS
         if _bucket(table, table[r, 0], k2, ways) == i - i % ways + w:
             t = np.uint64(i + w)
             for k in range(4):
@@ -531,10 +542,9 @@ def _bucket(table, a, b, ways):
 
 @njit(**NO_REFCOUNT)
 def _home(classes, dist, meta):
-    """Bucket number of a class key in the window: its entries lie in that bucket, and in
-    its run in the pool (`tt_store`)."""
-    last = np.uint64(_window(classes)) // np.uint64(CLASS_WAYS) - U1
-    return np.int64(_hash(dist, meta) & last)
+    """First row of a class key's bucket in the window: its entries lie in that bucket,
+    and in its run in the pool (`tt_store`)."""
+    return _bucket(classes, dist, meta, CLASS_WAYS)
 
 
 @njit(**NO_REFCOUNT)
@@ -619,20 +629,22 @@ def _victim(table, base, ways, g):
 
 
 @njit(**NO_REFCOUNT)
-def _write(table, i, w0, w1, w2, word, ways):
-    """Write a new entry (three key words and the data word) at row i and count it."""
+def _write(table, i, w0, w1, w2, word, cls):
+    """Write a new entry (three key words and the data word) at row i of a half (the
+    class half: `cls`) and count it."""
     r = np.uint64(i)
     table[r, 0] = w0
     table[r, 1] = w1
     table[r, 2] = w2
     table[r, 3] = word
-    _placed(table, ways)
+    _placed(table, cls)
 
 
 @njit(**NO_REFCOUNT)
-def _place(table, base, ways, g, w0, w1, w2, word):
-    """Write a new entry (three key words and the data word) over the bucket's victim."""
-    _write(table, _victim(table, base, ways, g), w0, w1, w2, word, ways)
+def _place(table, base, ways, g, w0, w1, w2, word, cls):
+    """Write a new entry (three key words and the data word) over the victim of the
+    bucket of `ways` entries at `base`."""
+    _write(table, _victim(table, base, ways, g), w0, w1, w2, word, cls)
 
 
 @njit(inline="always", **NO_REFCOUNT)  # see position_words
@@ -676,7 +688,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
     """Merge bounds, each with its own relevance (`klo`, `kup`: k nibbles; a bound that
     does not tighten the stored one leaves it and its relevance), and a best-move code
     (0: keep) into the exact entry of a position."""
-    _start(exact, gen, WAYS)
+    _start(exact, gen, False)
     base = _bucket(exact, k1, k2, WAYS)
     for w in range(WAYS):
         i = np.uint64(base + w)
@@ -691,7 +703,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
             exact[i, 3] = _merged(d, lower, upper, depth, move, gen)
             return
     _place(exact, base, WAYS, gen, k1, k2, klo | (kup << np.uint64(16)),
-           _pack(lower, upper, depth, move, U0, gen))
+           _pack(lower, upper, depth, move, U0, gen), False)
 
 
 @njit(**NO_REFCOUNT)
@@ -736,7 +748,7 @@ def class_lookup(classes, dist, meta, o1, o2, need):
     stored before the search stores the position's own result (every position its search
     stores first has fewer cards, so other suit lengths), so that store is told to skip
     its scan for the class (`tt_store`'s `fresh`)."""
-    b = _home(classes, dist, meta)
+    first = _home(classes, dist, meta)
     lo = 0
     klo = U0
     up = 13
@@ -745,7 +757,6 @@ def class_lookup(classes, dist, meta, o1, o2, need):
     matched = False
     run = -1  # the key's run in the pool (`tt_store`), once its pointer is read
     count = 0
-    first = b * CLASS_WAYS
     n = CLASS_WAYS
     while True:  # the key's bucket, then its run (whose entries all hold the key)
         for w in range(n):
@@ -792,7 +803,7 @@ def class_lookup(classes, dist, meta, o1, o2, need):
 def _pool_base(classes):
     """First row of the class half's pool of runs, and its size: the half's upper half
     (the window stays in the lower one, `_most`)."""
-    return _most(classes, CLASS_WAYS)
+    return _most(classes, True)
 
 
 @njit(**NO_REFCOUNT)
@@ -816,29 +827,27 @@ def tt_lookup(classes, dist, meta, o1, o2, need=0):
 
 
 @njit(**NO_REFCOUNT)
-def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fresh=False,
-             chain=True):
+def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fresh=False):
     """Merge bounds (lower, upper) and a best-move code (0: keep) for the class of positions
     sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit.
 
     A new class goes into its key's bucket where a way there is empty or of an older
-    generation; else, with `chain` (the search's plain stores; not misère's), into the
-    key's run in the pool (the module doc): appended, the run moved into one twice as
-    long when full (up to CHAIN_MAX entries, then over its cheapest entry), or a new run
-    of CHAIN_MIN entries begun, its pointer entry over the bucket's cheapest way (a way
-    of the key moving into the run); else over the bucket's cheapest entry. With `fresh`
+    generation; else into the key's run in the pool (the module doc): appended, the run
+    moved into one twice as long when full (up to CHAIN_MAX entries, then over its
+    cheapest entry), or a new run of CHAIN_MIN entries begun, its pointer entry over the
+    bucket's cheapest way (a way of the key moving into the run); when the pool is full,
+    over the bucket's cheapest entry. With `fresh`
     (no entry matched the position when the search looked it up, `class_lookup`) the
     class cannot be in the half: the scan only looks for a free way and the key's run,
     not for the class, so the table ends the same either way (forty-ninth session,
     bridge jobs 0-39: 0.989 of the kernels' instructions, valgrind; the 500 bridge jobs
     0.945 of the time, the median job 0.943, `python -m bench.ab`)."""
-    _start(classes, gen, CLASS_WAYS)
-    b = _home(classes, dist, meta)
+    _start(classes, gen, True)
+    base = _home(classes, dist, meta)
     m1, m2 = _owner_masks(kw)
     e1 = o1 & m1
     e2 = o2 & m2
     extra = _class_extra(meta, kw)
-    base = b * CLASS_WAYS
     free = -1  # the bucket's first way that is empty or of an older generation
     ptr = np.uint64(0)  # the key's run's pointer entry, when `has_ptr`
     has_ptr = False
@@ -871,13 +880,13 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fr
                     classes[i, 3] = _merged(d, lower, upper, depth, move, gen)
                     return
         if free >= 0:
-            _write(classes, free, dist, e1, e2, word, CLASS_WAYS)
+            _write(classes, free, dist, e1, e2, word, True)
             return
         # (the pointer is updated before the entry is written: a write may double the
         # window, `_placed`, and move the pointer with its key)
         if count < cap:
             classes[ptr, 2] = np.uint64(cap) | (np.uint64(count + 1) << np.uint64(32))
-            _write(classes, pool + start + count, dist, e1, e2, word, CLASS_WAYS)
+            _write(classes, pool + start + count, dist, e1, e2, word, True)
             return
         new = _pool_alloc(classes, 2 * cap) if cap < CHAIN_MAX else -1
         if new >= 0:
@@ -888,16 +897,15 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fr
                     classes[dst, k] = classes[src, k]
             classes[ptr, 1] = np.uint64(new)
             classes[ptr, 2] = np.uint64(2 * cap) | (np.uint64(count + 1) << np.uint64(32))
-            _write(classes, pool + new + count, dist, e1, e2, word, CLASS_WAYS)
+            _write(classes, pool + new + count, dist, e1, e2, word, True)
             return
         # the run is full: over its cheapest entry
-        _write(classes, _victim(classes, pool + start, cap, gen), dist, e1, e2, word,
-               CLASS_WAYS)
+        _write(classes, _victim(classes, pool + start, cap, gen), dist, e1, e2, word, True)
         return
     if free >= 0:
-        _write(classes, free, dist, e1, e2, word, CLASS_WAYS)
+        _write(classes, free, dist, e1, e2, word, True)
         return
-    new = _pool_alloc(classes, CHAIN_MIN) if chain else -1
+    new = _pool_alloc(classes, CHAIN_MIN)
     if new >= 0:
         # the key's run begins, its pointer over the bucket's cheapest way (a pointer costs
         # the most: it is replaced last); a way of the key moves into the run
@@ -912,6 +920,6 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fr
         classes[v, 1] = np.uint64(new)
         classes[v, 2] = np.uint64(CHAIN_MIN) | (np.uint64(n + 1) << np.uint64(32))
         classes[v, 3] = _pack(_PTR_LOWER, 0, 127, 0, meta, gen)
-        _write(classes, pool + new + n, dist, e1, e2, word, CLASS_WAYS)
+        _write(classes, pool + new + n, dist, e1, e2, word, True)
         return
-    _place(classes, base, CLASS_WAYS, gen, dist, e1, e2, word)
+    _place(classes, base, CLASS_WAYS, gen, dist, e1, e2, word, True)

@@ -343,8 +343,7 @@ def test_class_window_stops_at_half_the_half():
     _, classes = new_table(1)
     rng = np.random.default_rng(9)
     for k in rng.integers(1, 1 << 62, size=(WINDOW_MIN, 4), dtype=np.uint64):
-        tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1,
-                 False, True)
+        tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1)
     assert _window_of(classes) == half_entries(classes) // 2 == WINDOW_MIN // 2
 
 
@@ -369,28 +368,27 @@ def test_class_lookup_says_whether_any_entry_matched_the_position():
 def test_a_fresh_store_leaves_the_table_as_the_scanning_store_does():
     # the search tells a store the class is new (`fresh`) when its lookup matched nothing:
     # the store then only looks for a free way, and must pick the one the scan would, on
-    # crowded keys (chaining, or not in misère) and across generations
+    # crowded keys (chaining into runs, the runs full) and across generations
     rng = np.random.default_rng(21)
     dists = [np.uint64(0x1111_2222_3333_4444 + d) for d in range(3)]
     meta = np.uint64(0x0123)
-    owners = rng.integers(0, 1 << 52, (100, 2), dtype=np.uint64)  # positions met again
-    for chain in (False, True):
-        _, fast = new_table(1)
-        _, slow = new_table(1)
-        fresh_stores = 0
-        for step in range(3000):
-            dist = dists[rng.integers(3)]
-            o1, o2 = owners[rng.integers(len(owners))]
-            kw = np.uint64(sum(int(k) << (4 * s) for s, k in enumerate(rng.integers(1, 4, 4))))
-            lo = int(rng.integers(0, 4))
-            args = (kw, int(rng.integers(1, 20)), lo, lo + int(rng.integers(0, 4)), 0,
-                    1 + step // 1500)
-            hit = class_lookup(fast, dist, meta, o1, o2, 0)[5]
-            fresh_stores += not hit
-            tt_store(fast, dist, meta, o1, o2, *args, not hit, chain)
-            tt_store(slow, dist, meta, o1, o2, *args, False, chain)
-            assert np.array_equal(fast, slow)
-        assert 300 < fresh_stores < 2700  # both kinds of store, many times
+    owners = rng.integers(0, 1 << 52, (400, 2), dtype=np.uint64)  # positions met again
+    _, fast = new_table(1)
+    _, slow = new_table(1)
+    fresh_stores = 0
+    for step in range(6000):
+        dist = dists[rng.integers(3)]
+        o1, o2 = owners[rng.integers(len(owners))]
+        kw = np.uint64(sum(int(k) << (4 * s) for s, k in enumerate(rng.integers(1, 4, 4))))
+        lo = int(rng.integers(0, 4))
+        args = (kw, int(rng.integers(1, 20)), lo, lo + int(rng.integers(0, 4)), 0,
+                1 + step // 3000)
+        hit = class_lookup(fast, dist, meta, o1, o2, 0)[5]
+        fresh_stores += not hit
+        tt_store(fast, dist, meta, o1, o2, *args, not hit)
+        tt_store(slow, dist, meta, o1, o2, *args, False)
+        assert np.array_equal(fast, slow)
+    assert 600 < fresh_stores < 5400  # both kinds of store, many times
 
 
 def test_relevance_drops_a_suit_one_hand_holds_alone():
@@ -416,13 +414,13 @@ def test_classes_of_one_key_chain_into_a_run_of_the_pool_and_are_found():
     kw, owners = _classes_of_one_key(n + 40)
     _, classes = new_table(1)
     for i, o1 in enumerate(owners):
-        tt_store(classes, dist, meta, o1, U, kw, 3, 1 + i % 5, 13, 0, 1, False, True)
+        tt_store(classes, dist, meta, o1, U, kw, 3, 1 + i % 5, 13, 0, 1)
     got = [tt_lookup(classes, dist, meta, o1, U)[0] for o1 in owners]
     assert all(lo == 1 + i % 5 for i, lo in enumerate(got) if lo > 0)
     assert sum(lo > 0 for lo in got) == n
     assert got[-1] > 0  # the last stored is there
     # the same key again: its entries are merged, not stored twice
-    tt_store(classes, dist, meta, owners[20], U, kw, 3, 0, 0, 0, 1, False, True)
+    tt_store(classes, dist, meta, owners[20], U, kw, 3, 0, 0, 0, 1)
     assert tt_lookup(classes, dist, meta, owners[20], U)[2] == 0
 
 
@@ -434,10 +432,10 @@ def test_a_run_is_followed_only_in_its_own_generation():
     kw, owners = _classes_of_one_key(80)
     _, classes = new_table(1)
     for o1 in owners:
-        tt_store(classes, dist_a, meta, o1, U, kw, 3, 2, 13, 0, 1, False, True)
+        tt_store(classes, dist_a, meta, o1, U, kw, 3, 2, 13, 0, 1)
     assert all(tt_lookup(classes, dist_a, meta, o1, U)[0] == 2 for o1 in owners)
     for o1 in owners:
-        tt_store(classes, dist_b, meta, o1, U, kw, 3, 5, 13, 0, 2, False, True)
+        tt_store(classes, dist_b, meta, o1, U, kw, 3, 5, 13, 0, 2)
     assert all(tt_lookup(classes, dist_b, meta, o1, U)[0] == 5 for o1 in owners)
     assert all(tt_lookup(classes, dist_a, meta, o1, U)[0] in (0, 2) for o1 in owners)
 
@@ -451,11 +449,10 @@ def test_chained_classes_move_with_the_window_doubling():
     dist = np.uint64(0x1111_2222_3333_4444)
     kw, owners = _classes_of_one_key(3 * CLASS_WAYS)
     for o1 in owners:  # dear entries (cost 60): the others' stores replace their own
-        tt_store(classes, dist, meta, o1, U, kw, 60, 2, 13, 0, 1, False, True)
+        tt_store(classes, dist, meta, o1, U, kw, 60, 2, 13, 0, 1)
     rng = np.random.default_rng(8)
     for k in rng.integers(1, 1 << 62, size=(2 * WINDOW_MIN, 4), dtype=np.uint64):
-        tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1,
-                 False, True)
+        tt_store(classes, k[0], k[1] & np.uint64(0x1FFF), k[2], k[3], ALL, 3, 1, 9, 0, 1)
     assert _window_of(classes) == 8 * WINDOW_MIN  # it doubled three times
     assert all(tt_lookup(classes, dist, meta, o1, U)[0] == 2 for o1 in owners[CLASS_WAYS:])
 
@@ -470,11 +467,13 @@ def test_a_run_keeps_what_is_appended_while_the_window_doubles():
     rng = np.random.default_rng(10)
     fillers = iter(rng.integers(1, 1 << 62, size=(8 * WINDOW_MIN, 4), dtype=np.uint64))
     tt_store(classes, U + 1, meta, U, U, ALL, 3, 1, 9, 0, 1)  # the window opens
+    used = set()
     for _ in range(3):
         w = _window_of(classes)
-        dist = next(np.uint64(d) for d in range(1, 1 << 20)
-                    if int(_hash(np.uint64(d), meta)) & (2 * w // CLASS_WAYS - 1)
-                    >= w // CLASS_WAYS)  # its bucket is in the upper part once doubled
+        dist = next(np.uint64(d) for d in range(2, 1 << 20)
+                    if d not in used and int(_hash(np.uint64(d), meta))
+                    & (2 * w // CLASS_WAYS - 1) >= w // CLASS_WAYS)  # a new key whose
+        used.add(int(dist))  # bucket is in the upper part once doubled
         for o1 in owners[:-1]:  # its bucket full, then its run begun
             tt_store(classes, dist, meta, o1, U, kw, 60, 2, 13, 0, 1)
         while 2 * (int(classes[-HEADER_ROWS, 1]) + 1) < w:
