@@ -42,7 +42,7 @@ The data word: the lower bound in bits 0..3, the upper bound in 4..7, its cost (
 length of the number of nodes the search spent on it, `depth` in the code) in 8..14, the
 best lead in 15..22 (`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank),
 the class key's meta in 23..35 and k nibbles in 36..51, and the generation (modulo
-4096) in 52..63. The best lead is only a hint for move ordering. Buckets hold `WAYS`
+4096) in 52..63. The best lead is only a hint for move ordering. Buckets hold `WAYS` (4)
 consecutive entries in the exact half, `CLASS_WAYS` (2) in the class half: every class of
 one (dist, meta) has one bucket and, past it, a run in the pool (below). Before the runs a
 bucket was all a key had, and a bucket probed held on average 5.9 entries of the
@@ -74,7 +74,10 @@ eight lines, and then the key's own entries. Misère chaining too (2 ways agains
 without runs): misère of seed-777 deals 0-99 0.817 / 0.907 / 0.976, deals 100-199 0.965
 / 0.978 / 0.987. Fifty-eighth session, 2 ways with misère chaining against 16 with it
 not: bridge 0.970 / 0.966 / 0.974, every Boston job of seed-777 deals 0-39 0.975 / 0.982
-/ 0.985.
+/ 0.985. Then exact buckets of 4 ways instead of 8 (a miss reads two lines, not four):
+bridge 0.974 / 0.976 / 0.976, every Boston job of deals 0-39 0.995 / 0.987 / 1.002,
+misère of deals 0-99 0.988 / 0.980 / 0.999; 2 ways against 4, bridge 0.991 / 0.994 /
+0.995 (within the noise; 4 kept).
 
 Until the fifty-seventh session a full bucket *spilled* instead: a new class went into the
 first of the next 15 buckets (wrapping in the window) with room, and a spill byte per
@@ -144,7 +147,7 @@ from kernels.bits import (
 from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1, suit_of
 from kernels.jit import NO_REFCOUNT, njit
 
-WAYS = 8
+WAYS = 4  # an exact bucket (one entry a position)
 CLASS_WAYS = 2  # a class bucket: a key's further classes chain into a run (`tt_store`)
 ENTRY_BYTES = 32
 HEADER_ROWS = 2  # after each half's entries: its window (see the module doc), one line
