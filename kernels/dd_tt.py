@@ -51,7 +51,12 @@ seed-777 deals 0-7: 53.9, 46.9, 41.8, 38.2 and 35.7 million nodes with 8, 16, 32
 128 ways). A store replaces an empty entry
 first, then one of an older generation, else the one that cost least to find (cheapest
 to recompute; by node count rather than by tricks left: seed-777 deals 0-19, all jobs,
-73.5 -> 63.1 s and 56.8 -> 54.8 s side by side).
+73.5 -> 63.1 s and 56.8 -> 54.8 s side by side). Exact buckets of 4 ways rather than 8
+(fifty-eighth session; a miss reads two lines, not four), `python -m bench.ab`, 3 rounds
+(all rounds summed / each job's least time / the median job): the solver bench's bridge
+jobs 0.974 / 0.976 / 0.976, every Boston job of seed-777 deals 0-39 0.995 / 0.987 /
+1.002, misère of deals 0-99 0.988 / 0.980 / 0.999; 2 ways against 4, bridge 0.991 /
+0.994 / 0.995 (within the noise; 4 kept).
 
 A key whose bucket holds only entries of the current generation *chains* (every search,
 misère's too since the fifty-eighth session): its further classes go into a run
@@ -74,10 +79,7 @@ eight lines, and then the key's own entries. Misère chaining too (2 ways agains
 without runs): misère of seed-777 deals 0-99 0.817 / 0.907 / 0.976, deals 100-199 0.965
 / 0.978 / 0.987. Fifty-eighth session, 2 ways with misère chaining against 16 with it
 not: bridge 0.970 / 0.966 / 0.974, every Boston job of seed-777 deals 0-39 0.975 / 0.982
-/ 0.985. Then exact buckets of 4 ways instead of 8 (a miss reads two lines, not four):
-bridge 0.974 / 0.976 / 0.976, every Boston job of deals 0-39 0.995 / 0.987 / 1.002,
-misère of deals 0-99 0.988 / 0.980 / 0.999; 2 ways against 4, bridge 0.991 / 0.994 /
-0.995 (within the noise; 4 kept).
+/ 0.985.
 
 Until the fifty-seventh session a full bucket *spilled* instead: a new class went into the
 first of the next 15 buckets (wrapping in the window) with room, and a spill byte per
@@ -518,12 +520,18 @@ def _grow(table, cls):
             continue
         # a class entry's key: dist, and meta in its data word
         k2 = _extra(d) & META_MASK if cls else table[r, 1]
-        ways = CLASS_WAYS if cls else WAYS
+        ways = _ways(cls)
         if _bucket(table, table[r, 0], k2, ways) == i - i % ways + w:
             t = np.uint64(i + w)
             for k in range(4):
                 table[t, k] = table[r, k]
                 table[r, k] = U0
+
+
+@njit(**NO_REFCOUNT)
+def _ways(cls):
+    """Ways of a bucket of the class half (`cls`) or of the exact half."""
+    return CLASS_WAYS if cls else WAYS
 
 
 @njit(**NO_REFCOUNT)
@@ -644,10 +652,10 @@ def _write(table, i, w0, w1, w2, word, cls):
 
 
 @njit(**NO_REFCOUNT)
-def _place(table, base, ways, g, w0, w1, w2, word, cls):
+def _place(table, base, g, w0, w1, w2, word, cls):
     """Write a new entry (three key words and the data word) over the victim of the
-    bucket of `ways` entries at `base`."""
-    _write(table, _victim(table, base, ways, g), w0, w1, w2, word, cls)
+    bucket at `base` of a half (the class half: `cls`)."""
+    _write(table, _victim(table, base, _ways(cls), g), w0, w1, w2, word, cls)
 
 
 @njit(inline="always", **NO_REFCOUNT)  # see position_words
@@ -705,7 +713,7 @@ def exact_store(exact, k1, k2, klo, kup, depth, lower, upper, move, gen):
             exact[i, 2] = kk
             exact[i, 3] = _merged(d, lower, upper, depth, move, gen)
             return
-    _place(exact, base, WAYS, gen, k1, k2, klo | (kup << np.uint64(16)),
+    _place(exact, base, gen, k1, k2, klo | (kup << np.uint64(16)),
            _pack(lower, upper, depth, move, U0, gen), False)
 
 
@@ -925,4 +933,4 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fr
         classes[v, 3] = _pack(_PTR_LOWER, 0, 127, 0, meta, gen)
         _write(classes, pool + new + n, dist, e1, e2, word, True)
         return
-    _place(classes, base, CLASS_WAYS, gen, dist, e1, e2, word, True)
+    _place(classes, base, gen, dist, e1, e2, word, True)
