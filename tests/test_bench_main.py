@@ -24,12 +24,10 @@ def target(tmp_path, monkeypatch):
     path = tmp_path / "BENCHMARKS.md"
     monkeypatch.setattr(bench_main, "TARGET", path)
     monkeypatch.setattr(bench_main, "machine", lambda: "Test CPU, 2 cores, commit abc1234")
-    trend = bench_main.TREND_HEADER.replace(bench_main.TREND_END,
-                                            OLD_ROW + "\n" + bench_main.TREND_END)
     path.write_text(bench_main.render(
         {"dealing": "_Machine: M, commit d007c84; date: 2026-11-29 20:31 UTC._\n\nold deals\n",
          "solver": "_Machine: M, commit d23d777; date: 2026-12-06 09:51 UTC._\n\nold solver\n"},
-        trend))
+        [OLD_ROW]))
     return path
 
 
@@ -46,8 +44,9 @@ def test_update_rewrites_only_its_own_section(target):
     assert "old solver" in _section(text, "solver")
     assert text.count("<!-- bench:dealing -->") == 1
     # the header's row for the benchmark names the run's commit and date
-    assert "| dealing | dealing kernels |" in text
-    assert "abc1234, 20" in text.split("## solver")[0]
+    header = text.split("## solver")[0]
+    assert "| dealing | dealing kernels |" in header
+    assert "abc1234, 20" in header
 
 
 def test_update_keeps_the_trend_table_and_its_place(target):
@@ -96,11 +95,37 @@ def test_a_file_without_markers_gets_the_whole_structure(tmp_path, monkeypatch):
     assert text.startswith("# Benchmarks")
     assert "hand figures" in _section(text, "hand")
     assert bench_main.TREND_START in text and bench_main.TREND_END in text
-    assert "| solver | the double-dummy solver |" in text and "not run" in text
+    assert "| solver | the double-dummy solver |" in text and "| not run | - |" in text
 
 
 def test_the_repository_file_parses_into_every_section():
     text = bench_main.ROOT.joinpath("BENCHMARKS.md").read_text()
     figures = bench_main._figures(text)
     assert set(bench_main.BENCHMARKS) <= set(figures)
-    assert bench_main.render(figures, bench_main._trend(text)) == text
+    rows = bench_main._trend_rows(text)
+    assert len(rows) >= 1 and all(row.count("|") == 6 for row in rows)
+    assert bench_main.render(figures, rows) == text
+
+
+def test_header_states_each_sections_latest_result(target):
+    bench_main.update("solver", SOLVER_FIGURES)
+    header = target.read_text().split("## solver")[0]
+    row = next(line for line in header.splitlines() if line.startswith("| solver |"))
+    assert "median 0.91x, mean 0.94x DDS value-only; Boston 17.54 deals/s on 2 threads" in row
+    assert "abc1234" in row
+
+
+@pytest.mark.parametrize("name, figures, expected", [
+    ("run", "| 1 | 10.9 | 17.6 | 8.7 | 20.4% | 0.08 |\n| 2 | 10.1 | 19.1 | 7.2 | 28.7% | 0.04 |",
+     "20.4% of the wall time outside the kernels (1 job)"),
+    ("hand", "Median over these hands: 38.60 samples/s, so 10 s buys about 386 samples",
+     "median 38.60 samples/s"),
+    ("dealing", "| kernel deal_random | 1 | 18,247,934 | 18,439,667 | 31.6 | 31.8 |",
+     "`deal_random` 18,439,667 deals per CPU-second, 31.8x the baseline"),
+    ("playout", "| trick counts | 1 | 2,765,346 | 3,290,062 | 2,766,790 | 1.00 |",
+     "2,766,790 hands per CPU-second"),
+    ("playout", "figures in another form", "below"),
+    ("hand", "", "not run"),
+])
+def test_result_reads_the_line_each_benchmark_writes(name, figures, expected):
+    assert bench_main.result(name, figures) == expected
