@@ -129,3 +129,17 @@ def test_header_states_each_sections_latest_result(target):
 ])
 def test_result_reads_the_line_each_benchmark_writes(name, figures, expected):
     assert bench_main.result(name, figures) == expected
+
+
+def test_a_section_with_its_heading_inside_the_markers_keeps_only_its_figures(tmp_path,
+                                                                               monkeypatch):
+    path = tmp_path / "BENCHMARKS.md"
+    monkeypatch.setattr(bench_main, "TARGET", path)
+    path.write_text("# Benchmarks\n\nold header\n\n<!-- bench:dealing -->\n## dealing\n\n"
+                    "_Machine: M, commit d007c84; date: 2026-11-29 20:31 UTC._\n\nold deals\n"
+                    "<!-- /bench:dealing -->\n\nnotes kept by hand\n")
+    bench_main.update("hand", "hand figures")
+    text = path.read_text()
+    assert "old deals" in _section(text, "dealing")
+    assert text.count("## dealing") == 1 and "old header" not in text
+    assert "notes kept by hand" not in text  # the file is generated: only markers carry over
