@@ -212,7 +212,10 @@ def _section_ev(summary: pd.DataFrame, config: RunConfig) -> Section:
             f"pays) plus the pool term for a pool of {config.pool} units. The pool term counts "
             "+pool when a 7 or higher, a misère or a spread is made, -pool on any failure "
             "(R29: the declarer pays in as much as the pool holds), and 0 for a made 5 or 6, "
-            "which the defenders are assumed to concede to save the pool (R28)."
+            "which the defenders are assumed to concede to save the pool (R28). Each dot is "
+            "one shape; the vertical scale is linear within 10 units of zero and logarithmic "
+            "beyond, so that the large losses of the high contracts fit beside the small "
+            "results of the low ones."
         ),
         Image(png, "expected payment by contract for the common shapes"),
         Text("All hands together; the 'dd-best' rows play each number in the trump that is "
@@ -294,7 +297,9 @@ def _section_positions(by_position: pd.DataFrame) -> Section:
     return Section("Does the seat matter?", [
         Text(
             "Made rate of each contract by the declarer's position relative to the player who "
-            "leads to the first trick (the dealer's left, R18), all shapes together."
+            "leads to the first trick (the dealer's left, R18), all shapes together, with 95% "
+            "intervals (Wilson score): where the intervals of two positions overlap, the run "
+            "cannot tell them apart."
         ),
         Image(png, "made rate by position"),
         Table(table, {c: "{:.1%}" for c in contracts}),
