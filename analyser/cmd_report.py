@@ -32,7 +32,7 @@ Boston but not this program.
 
 HEATMAP_SHAPES = 20  # the most frequent shapes shown in the made-rate heatmap
 EV_SHAPES = 8  # shapes drawn in the expected-payment chart
-EV_FLOOR = -300  # the chart's y axis stops here, so that the likely bids stay readable
+EV_COLUMN = "ev_with_pool"  # the summary's expected result: payments plus the pool term
 LM_POSITIONS = ("all", "leader", "dealer")
 SEAT_NAMES = ("North", "East", "South", "West")
 
@@ -145,8 +145,9 @@ def _section_heatmap(summary: pd.DataFrame) -> Section:
     shapes.append("all")
     grid = view.pivot(index="shape", columns="contract", values="made_rate")
     counts = view.drop_duplicates("shape").set_index("shape")["hands"]
-    png = charts.made_rate_heatmap(grid.loc[shapes, list(LADDER)].to_numpy(), shapes,
-                                   list(LADDER), [int(counts[s]) for s in shapes])
+    png = charts.png(charts.made_rate_heatmap(grid.loc[shapes, list(LADDER)].to_numpy(),
+                                              shapes, list(LADDER),
+                                              [int(counts[s]) for s in shapes]))
     return Section("How often each contract is made, by shape", [
         Text(
             "Percentage of hands of each shape (most frequent first, with the number of hands) "
@@ -188,13 +189,14 @@ def _section_ev(summary: pd.DataFrame, config: RunConfig) -> Section:
     from reports import charts  # matplotlib loads only when a report is drawn
 
     view = _ladder_view(summary)
-    contracts = [c for c in LADDER if c not in ("LS", "GS")]
+    contracts = list(LADDER)
     shapes = [s for s in view["shape"].drop_duplicates() if s != "all"][:EV_SHAPES]
     series = {}
     for shape in shapes + ["all"]:
         rows = view[view["shape"] == shape].set_index("contract")
-        series[shape] = rows.loc[contracts, "ev_with_pool"].to_numpy()
-    png = charts.ev_by_contract(contracts, series, floor=EV_FLOOR)
+        series[shape] = rows.loc[contracts, EV_COLUMN].to_numpy()
+    png = charts.png(charts.ev_by_contract(
+        contracts, series, "expected result per hand, units (3 opponents + pool)"))
     overall = summary[summary["shape"] == "all"]
     table = overall[["contract", "trump", "hands", "made_rate", "made_ci_low", "made_ci_high",
                      "mean_undertricks", "ev_per_opponent", "ev_total", "pool_term",
@@ -210,7 +212,10 @@ def _section_ev(summary: pd.DataFrame, config: RunConfig) -> Section:
             f"pays) plus the pool term for a pool of {config.pool} units. The pool term counts "
             "+pool when a 7 or higher, a misère or a spread is made, -pool on any failure "
             "(R29: the declarer pays in as much as the pool holds), and 0 for a made 5 or 6, "
-            "which the defenders are assumed to concede to save the pool (R28)."
+            "which the defenders are assumed to concede to save the pool (R28). Each dot is "
+            "one shape; the vertical scale is linear within 10 units of zero and logarithmic "
+            "beyond, so that the large losses of the high contracts fit beside the small "
+            "results of the low ones."
         ),
         Image(png, "expected payment by contract for the common shapes"),
         Text("All hands together; the 'dd-best' rows play each number in the trump that is "
@@ -222,24 +227,26 @@ def _section_ev(summary: pd.DataFrame, config: RunConfig) -> Section:
     ])
 
 
-def _misere_panel(features: pd.DataFrame, feature: str, title: str):
+def _misere_panel(features: pd.DataFrame, feature: str, title: str, xlabel: str):
     series = {}
     for position in LM_POSITIONS:
         rows = features[(features["feature"] == feature) & (features["position"] == position)]
         rows = rows.sort_values("bin")
         series[position] = (rows["lm_rate"].to_numpy(), rows["lm_ci_low"].to_numpy(),
                             rows["lm_ci_high"].to_numpy())
-    return title, feature_bin_labels(feature), series
+    return title, xlabel, feature_bin_labels(feature), series
 
 
 def _section_misere(features: pd.DataFrame, config: RunConfig) -> Section:
     from reports import charts  # matplotlib loads only when a report is drawn
 
     breakeven = misere_breakeven(config.pool)["LM"]
-    png = charts.misere_chart([
-        _misere_panel(features, "misere_danger", "misère-danger score of the hand"),
-        _misere_panel(features, "hcp", "high-card points (A=4, K=3, Q=2, J=1)"),
-    ], breakeven)
+    png = charts.png(charts.misere_chart([
+        _misere_panel(features, "misere_danger", "By misère-danger score",
+                      "misère-danger score of the hand"),
+        _misere_panel(features, "hcp", "By high-card points",
+                      "high-card points (A=4, K=3, Q=2, J=1)"),
+    ], breakeven))
     table = features[(features["feature"] == "misere_danger") & (features["position"] == "all")]
     table = table[["bin_label", "hands", "lm_rate", "lm_ci_low", "lm_ci_high", "gm_rate",
                    "gm_ci_low", "gm_ci_high"]].rename(columns={
@@ -280,15 +287,19 @@ def _section_positions(by_position: pd.DataFrame) -> Section:
     for name in ("leader", "second", "third", "dealer"):
         rows = view[view["position_name"] == name].set_index("contract")
         if len(rows):
-            series[name] = rows.loc[contracts, "made_rate"].to_numpy()
-    png = charts.made_rate_by_position(contracts, series)
+            rows = rows.loc[contracts]
+            series[name] = (rows["made_rate"].to_numpy(), rows["made_ci_low"].to_numpy(),
+                            rows["made_ci_high"].to_numpy())
+    png = charts.png(charts.made_rate_by_position(contracts, series))
     table = view.pivot(index="position_name", columns="contract", values="made_rate")
     table = table.loc[list(series), contracts].reset_index().rename(
         columns={"position_name": "position"})
     return Section("Does the seat matter?", [
         Text(
             "Made rate of each contract by the declarer's position relative to the player who "
-            "leads to the first trick (the dealer's left, R18), all shapes together."
+            "leads to the first trick (the dealer's left, R18), all shapes together, with 95% "
+            "intervals (Wilson score): where the intervals of two positions overlap, the run "
+            "cannot tell them apart."
         ),
         Image(png, "made rate by position"),
         Table(table, {c: "{:.1%}" for c in contracts}),
@@ -303,9 +314,9 @@ def _section_shapes(freq: pd.DataFrame) -> Section:
     statistic, dof, p_value = chi_square(freq["observed"].to_numpy(),
                                          [exact[s] for s in freq["shape"]])
     shown = freq[(freq["observed"] > 0) | (freq["expected_probability"] >= 1e-4)]
-    png = charts.shape_frequencies(shown["shape"].tolist(),
-                                   shown["observed_probability"].to_numpy(),
-                                   shown["expected_probability"].to_numpy())
+    png = charts.png(charts.shape_frequencies(shown["shape"].tolist(),
+                                              shown["observed_probability"].to_numpy(),
+                                              shown["expected_probability"].to_numpy()))
     table = shown[["shape", "observed", "observed_probability", "expected_probability"]]
     table = table.rename(columns={"observed": "hands", "observed_probability": "simulated",
                                   "expected_probability": "exact"})

@@ -1,66 +1,82 @@
-"""Figure of a hand analysis: trick distribution per trump and the misère make odds.
+"""Figure of one hand's analysis: trick distribution per trump and the misères' make odds.
 
-Renders only what `analyser.hand.HandAnalysis` holds; computes nothing new (STYLE.md).
+Renders only the plain dict `analyser.hand.HandAnalysis.to_dict()` hands over (JSON types);
+computes nothing new and imports nothing from analyser (STYLE.md).
 """
 
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")  # files only, never a window (CI and servers have no display)
-import matplotlib.pyplot as plt  # noqa: E402
+from reports.charts import PERCENT, new_figure
 
-from analyser.cards import format_hand  # noqa: E402
+SUITS = (("S", "♠ spades", "0.15"), ("H", "♥ hearts", "tab:red"),
+         ("D", "♦ diamonds", "tab:orange"), ("C", "♣ clubs", "tab:green"))
+MISERES = ("LM", "GM", "LS", "GS")  # misères and spreads (R15, R16)
+LOWEST_NUMBER = 5  # the lowest numeric contract needs 5 tricks (R9, R10)
+SAVE_DPI = 110
 
-SUIT_NAMES = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
-MISERE_ORDER = ("LM", "GM", "LS", "GS")
+
+def figure(data: dict) -> Figure:
+    """The hand plot of `data` (a HandAnalysis as a dict): tricks by trump on the left, the
+    misères and spreads with 95% intervals and little misère's break-even on the right."""
+    n = data["samples"]
+    fig = new_figure(11, 4.6)
+    left, right = fig.subplots(1, 2, width_ratios=[3, 1.3])
+
+    width = 0.2
+    for i, (suit, name, colour) in enumerate(SUITS):
+        share = np.asarray(data["tricks"][suit], dtype=float) / n
+        left.bar(np.arange(14) + (i - 1.5) * width, share, width, color=colour, label=name)
+    left.axvspan(-0.6, LOWEST_NUMBER - 0.5, color="0.93", zorder=0)
+    left.set_xticks(range(14))
+    left.set_xlim(-0.6, 13.6)
+    left.yaxis.set_major_formatter(PERCENT)
+    left.set_xlabel(f"declarer's tricks (double-dummy); shaded: fewer than {LOWEST_NUMBER}, "
+                    "no number made (R10)")
+    left.set_ylabel("share of samples")
+    left.set_title("Tricks by trump")
+    left.legend(title="trump", frameon=False)
+    left.grid(alpha=0.3, axis="y")
+
+    rows = {r["contract"]: r for r in data["contracts"]}
+    labels = [c for c in MISERES if c in rows]
+    p = np.array([rows[c]["p_make"] for c in labels])
+    err = [p - [rows[c]["ci_low"] for c in labels], [rows[c]["ci_high"] for c in labels] - p]
+    right.bar(labels, p, yerr=err, capsize=4, color="0.6", width=0.6)
+    for x, (value, top) in enumerate(zip(p, p + err[1], strict=True)):
+        right.annotate(f"{value:.0%}", (x, top), xytext=(0, 4), textcoords="offset points",
+                       ha="center", va="bottom", fontsize=9)
+    breakeven = data["little_misere"]["breakeven"]
+    if 0 < breakeven < 1:
+        right.axhline(breakeven, color="tab:red", linestyle="--", linewidth=1)
+        # a label on the line itself: a legend would hide bars that reach 100%
+        right.annotate(f"LM break-even {breakeven:.0%}", xy=(0, breakeven), xytext=(0, 3),
+                       textcoords="offset points", color="tab:red", fontsize=8, ha="left",
+                       va="bottom", bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
+    right.set_ylim(0, 1.13)
+    right.set_yticks(np.linspace(0, 1, 6))
+    right.yaxis.set_major_formatter(PERCENT)
+    right.set_xlabel("LM, GM: misères; LS, GS: spreads")
+    right.set_ylabel("made, with 95% interval")
+    right.set_title("Misères and spreads")
+    right.grid(alpha=0.3, axis="y")
+
+    fig.suptitle(f"{data['hand']} ({data['shape']}), seat {data['seat']} (position "
+                 f"{data['position']}): {n:,} samples; recommendation "
+                 f"{data['recommendation']['call']}")
+    return fig
 
 
-def render(result, path) -> Path:
-    """Draw `result` (a HandAnalysis) to `path` (format from the suffix) and close the figure."""
+def render(data: dict, path) -> Path:
+    """Draw `data` (HandAnalysis.to_dict()) to `path`, format from its suffix; the figure is
+    cleared afterwards."""
     path = Path(path)
-    n = result.samples
-    fig, (left, right) = plt.subplots(
-        1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [3, 1.3]}
-    )
+    fig = figure(data)
     try:
-        width = 0.2
-        for i, (trump, counts) in enumerate(result.tricks.iterrows()):
-            share = counts.to_numpy() / n
-            left.bar([k + (i - 1.5) * width for k in range(14)], share, width,
-                     label=SUIT_NAMES.get(trump, trump))
-        left.set_xticks(range(14))
-        left.set_xlabel("declarer tricks (double-dummy)")
-        left.set_ylabel("share of samples")
-        left.set_title("Trick distribution by trump")
-        left.legend(frameon=False)
-
-        rows = {r["contract"]: r for r in result.rows}
-        labels = [c for c in MISERE_ORDER if c in rows]
-        p = [rows[c]["p_make"] for c in labels]
-        err = [[rows[c]["p_make"] - rows[c]["ci_low"] for c in labels],
-               [rows[c]["ci_high"] - rows[c]["p_make"] for c in labels]]
-        right.bar(labels, p, yerr=err, capsize=4, color="0.55")
-        breakeven = float(result.little_misere.breakeven)
-        if 0 < breakeven < 1:
-            right.axhline(breakeven, color="C3", linestyle="--", linewidth=1)
-            # a label on the line itself: a legend would hide bars that reach 1.0
-            right.annotate(f"LM break-even {breakeven:.0%}", xy=(0, breakeven),
-                           xytext=(0, 3), textcoords="offset points", color="C3",
-                           fontsize=8, ha="center", va="bottom",
-                           bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
-        right.set_ylim(0, 1.05)
-        right.set_ylabel("P(make), 95% Wilson interval")
-        right.set_title("Misères and spreads")
-
-        q = result.query
-        fig.suptitle(
-            f"{format_hand(q.hand)} at position {q.position}: {n} samples, "
-            f"recommendation {result.recommendation.call}"
-        )
-        fig.tight_layout()
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=SAVE_DPI)
     finally:
-        plt.close(fig)
+        fig.clear()
     return path

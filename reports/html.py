@@ -19,7 +19,7 @@ h2 { margin-top: 2em; border-bottom: 1px solid #bbb; }
 table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.55em; text-align: right; }
 th { background: #f0f0f0; }
-td:first-child, th:first-child { text-align: left; }
+td:first-child, th:first-child, th.text, td.text { text-align: left; }
 img { max-width: 100%; border: 1px solid #ddd; margin: 0.5em 0; }
 .note { color: #555; font-size: 0.9em; }
 dl.params { display: grid; grid-template-columns: max-content auto; gap: 0.1em 1em; }
@@ -76,13 +76,19 @@ def _cell(value, fmt):
     return str(value)
 
 
+def _is_text(value) -> bool:
+    return value is None or isinstance(value, str)
+
+
 def _table(block: Table) -> str:
+    """The table; columns of words are aligned left, columns of numbers right."""
     frame = block.frame
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    text = {c: ' class="text"' if frame[c].map(_is_text).all() else "" for c in frame.columns}
+    head = "".join(f"<th{text[c]}>{html.escape(str(c))}</th>" for c in frame.columns)
     rows = []
     for record in frame.itertuples(index=False):
         cells = "".join(
-            f"<td>{html.escape(_cell(v, block.formats.get(c)))}</td>"
+            f"<td{text[c]}>{html.escape(_cell(v, block.formats.get(c)))}</td>"
             for c, v in zip(frame.columns, record, strict=True)
         )
         rows.append(f"<tr>{cells}</tr>")
