@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 
 from analyser import payments
+from analyser.constants import DEFAULT_POOL
 from analyser.contracts import LADDER, MISERE_CONTRACTS, NUMERIC_CONTRACTS, ladder_rank
+from analyser.stats import wilson_interval
 
-Z95 = 1.959963984540054  # standard normal quantile for a two-sided 95% interval
 TRICK_COLUMNS = ("tricks_s", "tricks_h", "tricks_d", "tricks_c")
 NATURAL, DD_BEST, NO_TRUMP = "natural", "dd-best", "none"
 MISERE_VERDICT = {"LM": "little_misere", "LS": "little_misere",
@@ -35,22 +36,6 @@ FEATURE_BINS = {
     "longest_suit": [0, 5, 6, 7, 8, 14],
     "aces": [0, 1, 2, 3, 4, 5],
 }
-
-
-def wilson_interval(made, hands, z: float = Z95):
-    """Wilson score interval (low, high) for `made` successes in `hands` trials (arrays ok)."""
-    made = np.asarray(made, dtype=float)
-    hands = np.asarray(hands, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = made / hands
-        denom = 1 + z * z / hands
-        centre = (p + z * z / (2 * hands)) / denom
-        half = z * np.sqrt(p * (1 - p) / hands + z * z / (4 * hands * hands)) / denom
-        low, high = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
-    # exact ends: no rounding residue at 0 successes or at 0 failures
-    low = np.where(made == 0, 0.0, low)
-    high = np.where(made == hands, 1.0, high)
-    return low, high
 
 
 def add_derived_columns(hands: pd.DataFrame) -> pd.DataFrame:
@@ -122,7 +107,7 @@ def shape_order(hands: pd.DataFrame) -> list[str]:
     return sorted(counts.index, key=lambda s: (-counts[s], s))
 
 
-def summary(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> pd.DataFrame:
+def summary(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> pd.DataFrame:
     """Per shape (most frequent first, then "all") x contract x trump rule: made rate with
     its 95% Wilson interval, mean undertricks when failing, expected payments (R24-R30)."""
     hands = _with_derived(hands)
@@ -135,7 +120,7 @@ def summary(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> pd.DataFr
     return _finish(pd.DataFrame(rows))[SUMMARY_COLUMNS]
 
 
-def by_position(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> pd.DataFrame:
+def by_position(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> pd.DataFrame:
     """Per position relative to the leader (R18) x contract x trump rule, all shapes."""
     hands = _with_derived(hands)
     rows = []
@@ -225,7 +210,7 @@ def best_bids(summary_table: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def misere_breakeven(pool: int = payments.DEFAULT_POOL) -> dict[str, float]:
+def misere_breakeven(pool: int = DEFAULT_POOL) -> dict[str, float]:
     """Make rate above which LM / GM (and the spreads) beat passing, pool included (R25, R29)."""
     result = {}
     for contract in MISERE_CONTRACTS:
@@ -240,7 +225,7 @@ def _with_derived(hands: pd.DataFrame) -> pd.DataFrame:
     return hands if "tricks_natural" in hands else add_derived_columns(hands)
 
 
-def aggregate(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> dict[str, pd.DataFrame]:
+def aggregate(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> dict[str, pd.DataFrame]:
     """All result tables of a run from its hands: summary, by_position, misere_features,
     best_bids (the shape-frequency table comes from analyser/shapes.py)."""
     hands = add_derived_columns(hands)
@@ -254,6 +239,6 @@ def aggregate(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> dict[st
 
 
 __all__ = [
-    "LADDER", "wilson_interval", "add_derived_columns", "summary", "by_position",
+    "LADDER", "add_derived_columns", "summary", "by_position",
     "misere_features", "best_bids", "misere_breakeven", "aggregate", "shape_order",
 ]

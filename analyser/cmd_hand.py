@@ -3,13 +3,8 @@
 import sys
 
 from analyser.cards import SEAT_LETTERS, SUIT_LETTERS, card_name, format_hand, shape
-from analyser.hand import (
-    BUDGET_MAX_SAMPLES,
-    BUDGET_SECONDS,
-    DEFAULT_POOL,
-    HandAnalysis,
-    analyse_hand,
-)
+from analyser.constants import DEALER, DEFAULT_POOL, LEADER, MAX_POOL
+from analyser.hand import BUDGET_MAX_SAMPLES, BUDGET_SECONDS, HandAnalysis, analyse_hand
 
 HELP = "analyse one hand as declarer: P(make), trick distribution and EV of every contract"
 
@@ -75,7 +70,8 @@ def add_arguments(parser):
     parser.add_argument("--first-preference", default=None, metavar="S|H|D|C",
                         help="the first preference suit (R6); default: none (plain suits)")
     parser.add_argument("--pool", default=str(DEFAULT_POOL),
-                        help=f"the active pool in units, 0..250 (default {DEFAULT_POOL})")
+                        help=f"the active pool in whole units, 0..{MAX_POOL} "
+                             f"(default {DEFAULT_POOL})")
     parser.add_argument("--samples", default="auto",
                         help=f"random completions to solve (default auto: as many as fit in "
                              f"about {BUDGET_SECONDS:g} s, at most {BUDGET_MAX_SAMPLES})")
@@ -132,8 +128,8 @@ def render_text(result: HandAnalysis) -> str:
     lines = []
     lines.append(
         f"Hand {format_hand(q.hand)} ({shape(q.hand)}) at position {q.position} "
-        f"(seat {SEAT_LETTERS[q.position]}; dealer {SEAT_LETTERS[3]}, "
-        f"{SEAT_LETTERS[0]} leads)"
+        f"(seat {SEAT_LETTERS[q.position]}; dealer {SEAT_LETTERS[DEALER]}, "
+        f"{SEAT_LETTERS[LEADER]} leads)"
     )
     pref = "none (plain suits)" if q.first_preference is None else SUIT_LETTERS[q.first_preference]
     lines.append(f"First preference: {pref}   Active pool: {q.pool}")

@@ -3,6 +3,7 @@
 import sys
 from pathlib import Path
 
+from analyser.constants import MAX_POOL
 from analyser.errors import UserError
 from analyser.pipeline import DEFAULT_CHUNK, DEFAULT_POOL, RunConfig, available_cores, run_analysis
 
@@ -11,7 +12,6 @@ from analyser.pipeline import DEFAULT_CHUNK, DEFAULT_POOL, RunConfig, available_
 DEFAULT_DEALS = 2000
 DEFAULT_SEED = 1
 DEFAULT_OUT = "out/default"
-MAX_POOL = 250  # R30: a pool holds at most 250
 
 HELP = "deal random hands, solve them double-dummy, store and aggregate per shape, report"
 

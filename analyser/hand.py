@@ -27,6 +27,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from analyser import options
 from analyser.cards import (
     SEAT_LETTERS,
     SUIT_LETTERS,
@@ -38,20 +39,17 @@ from analyser.cards import (
     parse_suit,
     shape,
 )
+from analyser.constants import DEALER, DEFAULT_POOL, LEADER
 from analyser.errors import UserError
+from analyser.stats import wilson_interval
 
-LEADER = 0  # R18: the dealer's left (seat N in this module's convention) leads
-DEALER = 3  # West deals, so positions from the dealer's left are N, E, S, W
 NUMERIC = tuple(str(n) for n in range(5, 14))
 MISERES = ("LM", "GM", "LS", "GS")
 DEFAULT_SAMPLES = None  # by default, as many samples as the time budget below allows
 BUDGET_SECONDS = 10.0  # issue 5: the default answers in about 10 s once compiled
 BUDGET_MAX_SAMPLES = 1000  # the default's cap: intervals are then at most about +-3%
-DEFAULT_POOL = 40  # R7: four antes of 10
-MAX_POOL = 250  # R30: an active pool holds at most 250
 CHUNK = 250  # deals solved per step: the progress bar's granularity
 BUDGET_FIRST_STEP = 2  # under a time budget: the first step, one deal per core
-Z95 = 1.959963984540054  # two-sided 95% normal quantile, for the Wilson interval
 
 DOUBLE_DUMMY_NOTE = (
     "Double-dummy only: every player sees every hand. Imperfect-information play "
@@ -65,23 +63,6 @@ PASS_NOTE = (
 )
 
 
-# ---------------------------------------------------------------------------- statistics
-
-
-def wilson_interval(made: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a make probability seen `made` times in `n` samples."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = made / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # the interval always contains the observed proportion; clamp rounding at 0 and 1
-    low = 0.0 if made == 0 else max(0.0, min(p, centre - half))
-    high = 1.0 if made == n else min(1.0, max(p, centre + half))
-    return low, high
-
-
 # ------------------------------------------------------------------------------ inputs
 
 
@@ -92,7 +73,7 @@ class HandQuery:
     hand: int
     position: int
     first_preference: int | None
-    pool: Fraction
+    pool: int  # whole units (R29, R30)
     samples: int  # completions dealt; with a budget, the most that may be solved
     seed: int
     known: tuple[int, int, int, int]  # card masks by seat; the analysed seat holds `hand`
@@ -117,32 +98,6 @@ def _parse_position(position) -> int:
         if 0 <= position <= 3:
             return int(position)
     raise UserError(f"position {position!r} is not 0..3 (counted from the dealer's left)")
-
-
-def _parse_int(value, name: str, low: int, high: int | None = None) -> int:
-    """An integer option within [low, high], from an int or its text."""
-    if isinstance(value, str):
-        try:
-            value = int(value.strip())
-        except ValueError:
-            raise UserError(f"{name} {value!r} is not a whole number") from None
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-        raise UserError(f"{name} {value!r} is not a whole number")
-    if value < low or (high is not None and value > high):
-        bound = f"at least {low}" if high is None else f"{low}..{high}"
-        raise UserError(f"{name} {value} is out of range ({bound})")
-    return int(value)
-
-
-def _parse_pool(pool) -> Fraction:
-    """The active pool (R29, R30) as an exact amount in 0..250."""
-    try:
-        value = Fraction(pool.strip()) if isinstance(pool, str) else Fraction(pool)
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise UserError(f"pool {pool!r} is not a number") from None
-    if isinstance(pool, bool) or value < 0 or value > MAX_POOL:
-        raise UserError(f"pool {pool!r} is out of range (0..{MAX_POOL}, R30)")
-    return value
 
 
 def _known_tokens(known) -> list[tuple[str, object]]:
@@ -218,9 +173,9 @@ def prepare(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
         hand=mask,
         position=seat,
         first_preference=preference,
-        pool=_parse_pool(pool),
-        samples=_parse_int(samples, "samples", 1),
-        seed=_parse_int(seed, "seed", 0, (1 << 63) - 1),
+        pool=options.pool(pool),
+        samples=options.count(samples, "samples"),
+        seed=options.seed(seed),
         known=_parse_known(known, mask, seat),
         budget=budget,
     )
@@ -416,7 +371,7 @@ class HandAnalysis:
             "leader": SEAT_LETTERS[LEADER],
             "first_preference": None if q.first_preference is None
             else SUIT_LETTERS[q.first_preference],
-            "pool": _number(q.pool),
+            "pool": q.pool,
             "pool_exact": str(q.pool),
             "known": {
                 SEAT_LETTERS[s]: format_hand(m)
@@ -465,11 +420,6 @@ class HandAnalysis:
     def max_half_width(self) -> float:
         """The widest 95% interval's half width over the table's rows."""
         return float(((self.table["ci_high"] - self.table["ci_low"]) / 2).max())
-
-
-def _number(value: Fraction):
-    """An exact amount as a JSON number: an int when whole, else a float."""
-    return int(value) if value.denominator == 1 else float(value)
 
 
 def _signed(value) -> str:

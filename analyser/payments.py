@@ -23,11 +23,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from analyser.constants import DEFAULT_POOL
 from analyser.contracts import is_numeric, misere_kind, parse_contract, tricks_needed
 from kernels.settlement_tables import FAILED, MADE, MAX_CONTRACT, MISERE
 
 N_TRICK_COUNTS = MAX_CONTRACT + 1  # a declarer takes 0..13 tricks
-DEFAULT_POOL = 40  # R7: the opening pool
 
 
 @dataclass(frozen=True)
@@ -300,7 +300,7 @@ def breakeven_probability(gain_if_made, loss_if_failed, alternative_ev=0) -> Fra
 
 
 __all__ = [
-    "ExpectedPayment", "DEFAULT_POOL", "N_TRICK_COUNTS", "trick_histogram",
+    "ExpectedPayment", "N_TRICK_COUNTS", "trick_histogram",
     "made_and_undertricks", "outcome_counts", "payments", "payment", "declarer_total",
     "pool_term", "outcome_value", "expected_payment", "breakeven_probability",
 ]

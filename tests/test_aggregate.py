@@ -4,10 +4,6 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-from scipy.stats import binomtest
 
 from analyser import aggregate, payments
 from analyser.contracts import LADDER, NUMERIC_CONTRACTS
@@ -46,18 +42,6 @@ def random_hands(n, seed=0):
                      "gm": lm and bool(rng.random() < 0.5), "danger": int(rng.integers(0, 60)),
                      "hcp": int(rng.integers(0, 25)), "position": i % 4})
     return hands_frame(rows)
-
-
-@given(st.integers(0, 60).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
-def test_wilson_interval_matches_scipy(pair):
-    made, hands = pair
-    if hands == 0:
-        return
-    low, high = aggregate.wilson_interval(made, hands)
-    ci = binomtest(made, hands).proportion_ci(confidence_level=0.95, method="wilson")
-    assert low == pytest.approx(ci.low, abs=1e-9)
-    assert high == pytest.approx(ci.high, abs=1e-9)
-    assert 0 <= low <= made / hands <= high <= 1
 
 
 def test_summary_counts_and_payments_by_hand():
