@@ -192,3 +192,48 @@ def test_breakeven_is_where_bidding_equals_alternative(gain, loss, alt, p):
         assert ev < alt
     else:
         assert ev == alt
+
+
+# ------------------------------------------------------ a contract is read once per call
+
+
+def _count_parses(monkeypatch):
+    import analyser.contracts as contracts
+
+    calls = []
+    original = contracts._normalise
+
+    def counting(text):
+        calls.append(text)
+        return original(text)
+
+    monkeypatch.setattr(contracts, "_normalise", counting)
+    return calls
+
+
+@pytest.mark.parametrize("contract, outcome", [
+    ("8", {"tricks": np.array([8, 6, 9])}),
+    ("LS", {"made": np.array([True, False])}),
+])
+def test_expected_payment_reads_its_contract_once(monkeypatch, contract, outcome):
+    calls = _count_parses(monkeypatch)
+    expected_payment(contract, pool=40, **outcome)
+    assert calls == [contract]
+
+
+def test_outcome_value_reads_its_contract_once(monkeypatch):
+    calls = _count_parses(monkeypatch)
+    assert outcome_value("7", tricks=7, pool=40) == 3 * 20 + 40
+    assert calls == ["7"]
+
+
+def test_payments_take_a_contract_value_without_reading_text(monkeypatch):
+    from analyser.contracts import as_contract
+
+    eight, lm = as_contract("8"), as_contract("LM")
+    calls = _count_parses(monkeypatch)
+    assert expected_payment(eight, tricks=np.array([8, 6])).contract == "8"
+    assert payment(eight, tricks=6) == -35 and declarer_total(lm, made=True) == 60
+    assert pool_term(lm, made=False, pool=40) == -40
+    assert list(outcome_counts(lm, made=np.array([True, True, False]))) == [1, 2]
+    assert calls == []
