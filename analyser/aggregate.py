@@ -9,9 +9,11 @@ with the dealer's left leading (R18). For each contract of the ladder (R9):
   same verdicts: with every card visible, exposing the declarer's hand changes nothing, so
   double-dummy cannot tell a spread from its misère; only imperfect-information play can.
   Their trump column reads `none` (misères are played without trump, R20).
-Money (expected payments, pool term, R24-R30) comes from analyser/payments.py only, exact
-(R27); the float columns are those exact values rounded for tables and charts, and the
-`*_exact` columns keep the fractions as text.
+Money (R24-R30) comes from analyser/payments.py only, exact (R27): `ev_per_opponent` is
+what each opponent pays the declarer on average, `ev_payments` = 3 x that (R24, R25),
+`pool_term` the expected pool gain (R28-R30) and `ev_total` = ev_payments + pool_term, the
+declarer's whole expected result. The float columns are those exact values rounded for
+tables and charts; the `*_exact` columns keep the fractions as text.
 """
 
 import math
@@ -76,11 +78,11 @@ def _row(contract: str, trump: str, ev) -> dict:
         "mean_undertricks": (math.nan if ev.mean_undertricks is None
                              else float(ev.mean_undertricks)),
         "ev_per_opponent": float(ev.per_opponent),
-        "ev_total": float(ev.total),
+        "ev_payments": float(ev.payments),
         "pool_term": float(ev.pool_term),
-        "ev_with_pool": float(ev.with_pool),
+        "ev_total": float(ev.total),
         "ev_per_opponent_exact": str(ev.per_opponent),
-        "ev_with_pool_exact": str(ev.with_pool),
+        "ev_total_exact": str(ev.total),
     }
 
 
@@ -96,8 +98,8 @@ def _finish(frame: pd.DataFrame) -> pd.DataFrame:
 
 SUMMARY_COLUMNS = [
     "shape", "contract", "trump", "ladder", "hands", "shape_share", "made", "made_rate",
-    "made_ci_low", "made_ci_high", "mean_undertricks", "ev_per_opponent", "ev_total",
-    "pool_term", "ev_with_pool", "ev_per_opponent_exact", "ev_with_pool_exact",
+    "made_ci_low", "made_ci_high", "mean_undertricks", "ev_per_opponent", "ev_payments",
+    "pool_term", "ev_total", "ev_per_opponent_exact", "ev_total_exact",
 ]
 
 
@@ -190,20 +192,20 @@ def best_bids(summary_table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for shape, group in summary_table.groupby("shape", sort=False):
         real = group[(group["trump"] == NATURAL) | group["contract"].isin(["LM", "GM"])]
-        best = real.loc[real["ev_with_pool"].idxmax()]
-        upper = group.loc[group["ev_with_pool"].idxmax()]
+        best = real.loc[real["ev_total"].idxmax()]
+        upper = group.loc[group["ev_total"].idxmax()]
         rows.append({
             "shape": shape,
             "hands": int(group["hands"].iloc[0]),
             "shape_share": float(group["shape_share"].iloc[0]),
             "best_bid": best["contract"],
             "best_trump": best["trump"],
-            "best_ev_with_pool": float(best["ev_with_pool"]),
+            "best_ev_total": float(best["ev_total"]),
             "best_made_rate": float(best["made_rate"]),
-            "advice": best["contract"] if best["ev_with_pool"] > 0 else "pass",
+            "advice": best["contract"] if best["ev_total"] > 0 else "pass",
             "best_bid_upper": upper["contract"],
             "best_trump_upper": upper["trump"],
-            "best_ev_upper": float(upper["ev_with_pool"]),
+            "best_ev_upper": float(upper["ev_total"]),
         })
     frame = pd.DataFrame(rows)
     frame["hands"] = frame["hands"].astype(np.int64)

@@ -29,9 +29,10 @@ the tier a bid committing to that trump has (R11, R12) given --first-preference;
 it every trump is treated as a plain suit.
 
 Money (R24, R25, R28, R29): "EV/opp" is what each opponent pays the declarer on average,
-"pool" the pool term for an active pool of --pool units (a made 7+ or misère wins it, a
-made 5 or 6 is assumed conceded, any failure pays it in again), "EV total" = 3 x EV/opp +
-pool. Passing is valued at 0. The little-misère verdict compares LM with the best
+"payments" = 3 x EV/opp the net expected payment from the three opponents, "pool" the pool
+term for an active pool of --pool units (a made 7+ or misère wins it, a made 5 or 6 is
+assumed conceded, any failure pays it in again), and "EV total" = payments + pool.
+Passing is valued at 0. The little-misère verdict compares LM with the best
 numeric bid (or with passing when no number beats 0) and gives the break-even make
 probability above which LM is worth more; the recommendation ranks every contract.
 
@@ -44,12 +45,13 @@ samples_budget_seconds (the time budget, or null when --samples was given), seed
 samples_per_second, max_ci_half_width, play, defender_discard,
 contracts (ladder order; each: contract "5".."13"/"LM"/"GM"/"LS"/"GS", trump "S"/"H"/"D"/"C"
 or null for misères, tier, bid, made, p_make, ci_low, ci_high, mean_tricks, ev_per_opponent,
-pool_term, ev_total), tricks ({{trump: 14 counts of 0..13 tricks}}),
+ev_payments, pool_term, ev_total), tricks ({{trump: 14 counts of 0..13 tricks}}),
 recommendation (bid "pass" or a contract, trump, tier, call, ev_total),
 little_misere (made, p_make, ci_low, ci_high, breakeven, against, against_ev, verdict
 "bid"/"pass", text) and notes. Money and probabilities are JSON numbers (floats); the
 exact values are also given as fraction strings such as "-245/6" in the fields ending
-in _exact (ev_per_opponent_exact, ev_total_exact, breakeven_exact, pool_exact).
+in _exact (ev_per_opponent_exact, ev_payments_exact, pool_term_exact, ev_total_exact,
+breakeven_exact, pool_exact).
 
 Samples: by default (--samples auto) the completions are solved in order until about
 {BUDGET_SECONDS:g} seconds have passed (at most {BUDGET_MAX_SAMPLES} completions), so each hand
@@ -151,7 +153,7 @@ def render_text(result: HandAnalysis) -> str:
         )
     lines.append("")
     header = (f"{'contract':<8} {'trump':<5} {'bid':<7} {'P(make)':>7}  {'95% CI':<13} "
-              f" {'tricks':>6} {'EV/opp':>8} {'pool':>7} {'EV total':>9}")
+              f" {'tricks':>6} {'EV/opp':>8} {'payments':>9} {'pool':>7} {'EV total':>9}")
     lines.append(header)
     lines.append("-" * len(header))
     for r in result.rows:
@@ -159,7 +161,8 @@ def render_text(result: HandAnalysis) -> str:
         lines.append(
             f"{r['contract']:<8} {r['trump'] or '-':<5} {r['bid']:<7} {_pct(r['p_make']):>7}  "
             f"{_interval(r['ci_low'], r['ci_high']):<13} {mean:>6} "
-            f"{float(r['ev_per_opponent_exact']):+8.2f} {float(r['pool_term_exact']):+7.2f} "
+            f"{float(r['ev_per_opponent_exact']):+8.2f} {float(r['ev_payments_exact']):+9.2f} "
+            f"{float(r['pool_term_exact']):+7.2f} "
             f"{float(r['ev_total_exact']):+9.2f}"
         )
     lines.append("")

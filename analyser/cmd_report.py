@@ -164,10 +164,10 @@ def _section_heatmap(summary: pd.DataFrame) -> Section:
 
 def _section_best_bids(best: pd.DataFrame) -> Section:
     shown = best[["shape", "hands", "shape_share", "best_bid", "best_made_rate",
-                  "best_ev_with_pool", "advice", "best_bid_upper", "best_trump_upper",
+                  "best_ev_total", "advice", "best_bid_upper", "best_trump_upper",
                   "best_ev_upper"]].rename(columns={
                       "shape_share": "share of hands", "best_bid": "best bid",
-                      "best_made_rate": "made rate", "best_ev_with_pool": "expected result",
+                      "best_made_rate": "made rate", "best_ev_total": "expected result",
                       "best_bid_upper": "best bid (upper bound)",
                       "best_trump_upper": "its trump", "best_ev_upper": "its expected result"})
     return Section("The best bid for each shape", [
@@ -193,16 +193,16 @@ def _section_ev(summary: pd.DataFrame, config: RunConfig) -> Section:
     series = {}
     for shape in shapes + ["all"]:
         rows = view[view["shape"] == shape].set_index("contract")
-        series[shape] = rows.loc[contracts, "ev_with_pool"].to_numpy()
+        series[shape] = rows.loc[contracts, "ev_total"].to_numpy()
     png = charts.ev_by_contract(contracts, series, floor=EV_FLOOR)
     overall = summary[summary["shape"] == "all"]
     table = overall[["contract", "trump", "hands", "made_rate", "made_ci_low", "made_ci_high",
-                     "mean_undertricks", "ev_per_opponent", "ev_total", "pool_term",
-                     "ev_with_pool"]].rename(columns={
+                     "mean_undertricks", "ev_per_opponent", "ev_payments", "pool_term",
+                     "ev_total"]].rename(columns={
                          "made_rate": "made", "made_ci_low": "95% low",
                          "made_ci_high": "95% high", "mean_undertricks": "undertricks when failing",
-                         "ev_per_opponent": "per opponent", "ev_total": "from 3 opponents",
-                         "pool_term": "pool term", "ev_with_pool": "expected result"})
+                         "ev_per_opponent": "per opponent", "ev_payments": "from 3 opponents",
+                         "pool_term": "pool term", "ev_total": "expected result"})
     return Section("Expected payment by contract", [
         Text(
             "Expected result per hand in units for the declarer, for the most common shapes: "

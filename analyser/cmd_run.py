@@ -34,8 +34,9 @@ Output in DIR (--out):
                              the best trump double-dummy, an upper bound; "none":
                              misères and spreads): hands, made, made_rate, made_ci_low,
                              made_ci_high (95% Wilson), mean_undertricks (when failing),
-                             ev_per_opponent, ev_total (= 3 x per opponent, R24, R25),
-                             pool_term (R28-R30), ev_with_pool, and *_exact fractions
+                             ev_per_opponent, ev_payments (= 3 x per opponent, R24,
+                             R25), pool_term (R28-R30), ev_total (= ev_payments +
+                             pool_term), and *_exact fractions
   by_position.csv/.parquet   the same per position relative to the leader
   misere_features.csv/...    little/grand misère make rate against hand features
   best_bids.csv/...          the bid with the best expected value per shape

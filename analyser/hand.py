@@ -353,9 +353,12 @@ class HandAnalysis:
                 "ci_high": float(r["ci_high"]),
                 "mean_tricks": None if math.isnan(r["mean_tricks"]) else float(r["mean_tricks"]),
                 "ev_per_opponent": float(r["ev_per_opponent_exact"]),
+                "ev_payments": float(r["ev_payments_exact"]),
                 "pool_term": float(r["pool_term_exact"]),
                 "ev_total": float(r["ev_total_exact"]),
                 "ev_per_opponent_exact": str(r["ev_per_opponent_exact"]),
+                "ev_payments_exact": str(r["ev_payments_exact"]),
+                "pool_term_exact": str(r["pool_term_exact"]),
                 "ev_total_exact": str(r["ev_total_exact"]),
             }
             for r in self.rows
@@ -443,11 +446,13 @@ def _row(contract, trump, tier, made, n, ev, mean_tricks):
         "ci_high": high,
         "mean_tricks": mean_tricks,
         "ev_per_opponent": float(ev.per_opponent),
+        "ev_payments": float(ev.payments),
         "pool_term": float(ev.pool_term),
-        "ev_total": float(ev.with_pool),
+        "ev_total": float(ev.total),
         "ev_per_opponent_exact": ev.per_opponent,
+        "ev_payments_exact": ev.payments,
         "pool_term_exact": ev.pool_term,
-        "ev_total_exact": ev.with_pool,
+        "ev_total_exact": ev.total,
     }
 
 
@@ -482,7 +487,7 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0) -> 
         for trump in range(4):
             ev = expected_payment(contract, counts=counts[trump], pool=query.pool)
             made = int(counts[trump, need:].sum())
-            options.append(((-ev.with_pool, -made, trump != natural, trump), trump, made, ev))
+            options.append(((-ev.total, -made, trump != natural, trump), trump, made, ev))
         _, trump, made, ev = min(options, key=lambda o: o[0])
         tier = "plain" if query.first_preference is None else tier_for(trump,
                                                                           query.first_preference)

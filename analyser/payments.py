@@ -6,12 +6,14 @@ integer counts, never on floats. Amounts come from kernels/settlement_tables.py 
 Sign convention: everything is from the declarer's point of view, in units.
 - per opponent: what each of the three opponents pays the declarer (negative: the declarer
   pays each of them);
-- total: 3 x per opponent (R24, R25: each payment goes to or from each of the 3 opponents);
+- payments: 3 x per opponent, the net expected payment from the three opponents (R24, R25:
+  each payment goes to or from each of the 3 opponents);
 - pool term, for an active pool of P units, as the analyses treat R28-R30: a made 7 or
   higher, misère or spread wins P; any failure costs P (R29: the declarer adds as much as
   the active pool holds); a made 5 or 6 is conceded by defenders who know it is made (R28),
   so its pool term is 0 (`defenders_concede=False` makes it win P instead);
-- with pool: total + pool term.
+- total: payments + pool term, the declarer's whole expected result (`ev_total` in every
+  table and report).
 
 Outcomes of many deals are first reduced to counts (`outcome_counts`): for a numeric
 contract the histogram of declarer tricks 0..13, for a misère or spread [failed, made].
@@ -39,9 +41,9 @@ class ExpectedPayment:
     made: int  # deals on which the contract is made
     p_make: Fraction  # made / deals
     per_opponent: Fraction  # mean payment from each opponent to the declarer (R24, R25)
-    total: Fraction  # 3 x per_opponent
+    payments: Fraction  # 3 x per_opponent: the net expected payment from the three opponents
     pool_term: Fraction  # mean pool gain (+P made 7+/misère, -P failed, 0 made 5/6 conceded)
-    with_pool: Fraction  # total + pool_term
+    total: Fraction  # payments + pool_term: the declarer's whole expected result
     mean_undertricks: Fraction | None  # mean undertricks over failing deals (numeric only)
     undertricks: tuple  # undertricks[k] = deals failed by k (numeric; k = 0 unused), else ()
 
@@ -276,9 +278,9 @@ def expected_payment(
         made=made_count,
         p_make=Fraction(made_count, deals),
         per_opponent=per_opponent,
-        total=3 * per_opponent,
+        payments=3 * per_opponent,
         pool_term=pool_mean,
-        with_pool=3 * per_opponent + pool_mean,
+        total=3 * per_opponent + pool_mean,
         mean_undertricks=mean_under,
         undertricks=undertricks,
     )

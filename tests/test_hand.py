@@ -148,6 +148,7 @@ def test_r24_summary_on_injected_results():
         assert rows[c]["trump"] == "H" and rows[c]["p_make"] == 1.0
     # R24 + R28: a made 7 pays 20 from each opponent and wins the pool of 40
     assert rows["7"]["ev_total_exact"] == Fraction(3 * 20 + 40)
+    assert rows["7"]["ev_payments_exact"] == 3 * 20 and rows["7"]["pool_term_exact"] == 40
     # a made 5 is conceded (R28): 3 x 10, pool untouched
     assert rows["5"]["ev_total_exact"] == Fraction(30)
     # 8 in hearts fails by one: 3 x 25 plus the pool paid in (R29)
@@ -199,10 +200,15 @@ def _check_schema(data, samples):
     assert [c["contract"] for c in data["contracts"]] == LADDER
     for c in data["contracts"]:
         assert c["trump"] in (("S", "H", "D", "C") if c["contract"].isdigit() else (None,))
-        for key in ("p_make", "ci_low", "ci_high", "ev_total", "ev_per_opponent", "pool_term"):
+        for key in ("p_make", "ci_low", "ci_high", "ev_total", "ev_per_opponent", "ev_payments",
+                    "pool_term"):
             assert isinstance(c[key], float), key
         assert c["ci_low"] <= c["p_make"] <= c["ci_high"]
         assert Fraction(c["ev_total_exact"]) == pytest.approx(c["ev_total"])
+        # R24, R25: from the three opponents; R28-R30: the pool; ev_total is their sum
+        assert Fraction(c["ev_payments_exact"]) == 3 * Fraction(c["ev_per_opponent_exact"])
+        assert Fraction(c["ev_total_exact"]) == (Fraction(c["ev_payments_exact"])
+                                                 + Fraction(c["pool_term_exact"]))
     rec = data["recommendation"]
     assert rec["bid"] == "pass" or rec["bid"] in LADDER
     assert rec["trump"] in ("S", "H", "D", "C", None)
@@ -235,6 +241,7 @@ def test_text_report_states_samples_time_and_widths(monkeypatch, capsys):
     assert "Samples: 40 (seed 0)" in out and "Wilson" in out and " s (" in out
     assert "S holds ♠K" in out and "Double-dummy only" in out
     assert "Little misère is made in 100.0%" in out
+    assert "EV/opp" in out and "payments" in out and "EV total" in out
 
 
 def test_plot_renders_and_closes(tmp_path):
