@@ -24,7 +24,7 @@ run: install
 	mkdir -p $(OUT)/default
 	$(PY) -m analyser run --deals 40 --seed 1 --chunk 2 --out $(OUT)/default/run
 	$(PY) -m analyser shapes --deals 1000000 --seed 1 | tee $(OUT)/default/shapes.txt
-	$(PY) -m analyser hand 5432.432.432.432 --samples 200 --seed 1 \
+	$(PY) -m analyser hand A5432.2.5432.432 --samples 200 --seed 1 \
 		--plot $(OUT)/default/hand.png | tee $(OUT)/default/hand.txt
 
 # A larger run: `make analysis DEALS=400` (resumable; the same DEALS and CHUNK resume it).

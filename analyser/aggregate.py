@@ -9,9 +9,11 @@ with the dealer's left leading (R18). For each contract of the ladder (R9):
   same verdicts: with every card visible, exposing the declarer's hand changes nothing, so
   double-dummy cannot tell a spread from its misère; only imperfect-information play can.
   Their trump column reads `none` (misères are played without trump, R20).
-Money (expected payments, pool term, R24-R30) comes from analyser/payments.py only, exact
-(R27); the float columns are those exact values rounded for tables and charts, and the
-`*_exact` columns keep the fractions as text.
+Money (R24-R30) comes from analyser/payments.py only, exact (R27): `ev_per_opponent` is
+what each opponent pays the declarer on average, `ev_payments` = 3 x that (R24, R25),
+`pool_term` the expected pool gain (R28-R30) and `ev_total` = ev_payments + pool_term, the
+declarer's whole expected result. The float columns are those exact values rounded for
+tables and charts; the `*_exact` columns keep the fractions as text.
 """
 
 import math
@@ -20,9 +22,10 @@ import numpy as np
 import pandas as pd
 
 from analyser import payments
+from analyser.constants import DEFAULT_POOL
 from analyser.contracts import LADDER, MISERE_CONTRACTS, NUMERIC_CONTRACTS, ladder_rank
+from analyser.stats import wilson_interval
 
-Z95 = 1.959963984540054  # standard normal quantile for a two-sided 95% interval
 TRICK_COLUMNS = ("tricks_s", "tricks_h", "tricks_d", "tricks_c")
 NATURAL, DD_BEST, NO_TRUMP = "natural", "dd-best", "none"
 MISERE_VERDICT = {"LM": "little_misere", "LS": "little_misere",
@@ -35,22 +38,6 @@ FEATURE_BINS = {
     "longest_suit": [0, 5, 6, 7, 8, 14],
     "aces": [0, 1, 2, 3, 4, 5],
 }
-
-
-def wilson_interval(made, hands, z: float = Z95):
-    """Wilson score interval (low, high) for `made` successes in `hands` trials (arrays ok)."""
-    made = np.asarray(made, dtype=float)
-    hands = np.asarray(hands, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = made / hands
-        denom = 1 + z * z / hands
-        centre = (p + z * z / (2 * hands)) / denom
-        half = z * np.sqrt(p * (1 - p) / hands + z * z / (4 * hands * hands)) / denom
-        low, high = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
-    # exact ends: no rounding residue at 0 successes or at 0 failures
-    low = np.where(made == 0, 0.0, low)
-    high = np.where(made == hands, 1.0, high)
-    return low, high
 
 
 def add_derived_columns(hands: pd.DataFrame) -> pd.DataFrame:
@@ -91,11 +78,11 @@ def _row(contract: str, trump: str, ev) -> dict:
         "mean_undertricks": (math.nan if ev.mean_undertricks is None
                              else float(ev.mean_undertricks)),
         "ev_per_opponent": float(ev.per_opponent),
-        "ev_total": float(ev.total),
+        "ev_payments": float(ev.payments),
         "pool_term": float(ev.pool_term),
-        "ev_with_pool": float(ev.with_pool),
+        "ev_total": float(ev.total),
         "ev_per_opponent_exact": str(ev.per_opponent),
-        "ev_with_pool_exact": str(ev.with_pool),
+        "ev_total_exact": str(ev.total),
     }
 
 
@@ -111,8 +98,8 @@ def _finish(frame: pd.DataFrame) -> pd.DataFrame:
 
 SUMMARY_COLUMNS = [
     "shape", "contract", "trump", "ladder", "hands", "shape_share", "made", "made_rate",
-    "made_ci_low", "made_ci_high", "mean_undertricks", "ev_per_opponent", "ev_total",
-    "pool_term", "ev_with_pool", "ev_per_opponent_exact", "ev_with_pool_exact",
+    "made_ci_low", "made_ci_high", "mean_undertricks", "ev_per_opponent", "ev_payments",
+    "pool_term", "ev_total", "ev_per_opponent_exact", "ev_total_exact",
 ]
 
 
@@ -122,7 +109,7 @@ def shape_order(hands: pd.DataFrame) -> list[str]:
     return sorted(counts.index, key=lambda s: (-counts[s], s))
 
 
-def summary(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> pd.DataFrame:
+def summary(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> pd.DataFrame:
     """Per shape (most frequent first, then "all") x contract x trump rule: made rate with
     its 95% Wilson interval, mean undertricks when failing, expected payments (R24-R30)."""
     hands = _with_derived(hands)
@@ -135,7 +122,7 @@ def summary(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> pd.DataFr
     return _finish(pd.DataFrame(rows))[SUMMARY_COLUMNS]
 
 
-def by_position(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> pd.DataFrame:
+def by_position(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> pd.DataFrame:
     """Per position relative to the leader (R18) x contract x trump rule, all shapes."""
     hands = _with_derived(hands)
     rows = []
@@ -205,27 +192,27 @@ def best_bids(summary_table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for shape, group in summary_table.groupby("shape", sort=False):
         real = group[(group["trump"] == NATURAL) | group["contract"].isin(["LM", "GM"])]
-        best = real.loc[real["ev_with_pool"].idxmax()]
-        upper = group.loc[group["ev_with_pool"].idxmax()]
+        best = real.loc[real["ev_total"].idxmax()]
+        upper = group.loc[group["ev_total"].idxmax()]
         rows.append({
             "shape": shape,
             "hands": int(group["hands"].iloc[0]),
             "shape_share": float(group["shape_share"].iloc[0]),
             "best_bid": best["contract"],
             "best_trump": best["trump"],
-            "best_ev_with_pool": float(best["ev_with_pool"]),
+            "best_ev_total": float(best["ev_total"]),
             "best_made_rate": float(best["made_rate"]),
-            "advice": best["contract"] if best["ev_with_pool"] > 0 else "pass",
+            "advice": best["contract"] if best["ev_total"] > 0 else "pass",
             "best_bid_upper": upper["contract"],
             "best_trump_upper": upper["trump"],
-            "best_ev_upper": float(upper["ev_with_pool"]),
+            "best_ev_upper": float(upper["ev_total"]),
         })
     frame = pd.DataFrame(rows)
     frame["hands"] = frame["hands"].astype(np.int64)
     return frame
 
 
-def misere_breakeven(pool: int = payments.DEFAULT_POOL) -> dict[str, float]:
+def misere_breakeven(pool: int = DEFAULT_POOL) -> dict[str, float]:
     """Make rate above which LM / GM (and the spreads) beat passing, pool included (R25, R29)."""
     result = {}
     for contract in MISERE_CONTRACTS:
@@ -240,7 +227,7 @@ def _with_derived(hands: pd.DataFrame) -> pd.DataFrame:
     return hands if "tricks_natural" in hands else add_derived_columns(hands)
 
 
-def aggregate(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> dict[str, pd.DataFrame]:
+def aggregate(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> dict[str, pd.DataFrame]:
     """All result tables of a run from its hands: summary, by_position, misere_features,
     best_bids (the shape-frequency table comes from analyser/shapes.py)."""
     hands = add_derived_columns(hands)
@@ -254,6 +241,6 @@ def aggregate(hands: pd.DataFrame, pool: int = payments.DEFAULT_POOL) -> dict[st
 
 
 __all__ = [
-    "LADDER", "wilson_interval", "add_derived_columns", "summary", "by_position",
+    "LADDER", "add_derived_columns", "summary", "by_position",
     "misere_features", "best_bids", "misere_breakeven", "aggregate", "shape_order",
 ]

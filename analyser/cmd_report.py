@@ -32,7 +32,7 @@ Boston but not this program.
 
 HEATMAP_SHAPES = 20  # the most frequent shapes shown in the made-rate heatmap
 EV_SHAPES = 8  # shapes drawn in the expected-payment chart
-EV_COLUMN = "ev_with_pool"  # the summary's expected result: payments plus the pool term
+EV_COLUMN = "ev_total"  # the summary's expected result: payments plus the pool term
 LM_POSITIONS = ("all", "leader", "dealer")
 SEAT_NAMES = ("North", "East", "South", "West")
 
@@ -165,10 +165,10 @@ def _section_heatmap(summary: pd.DataFrame) -> Section:
 
 def _section_best_bids(best: pd.DataFrame) -> Section:
     shown = best[["shape", "hands", "shape_share", "best_bid", "best_made_rate",
-                  "best_ev_with_pool", "advice", "best_bid_upper", "best_trump_upper",
+                  "best_ev_total", "advice", "best_bid_upper", "best_trump_upper",
                   "best_ev_upper"]].rename(columns={
                       "shape_share": "share of hands", "best_bid": "best bid",
-                      "best_made_rate": "made rate", "best_ev_with_pool": "expected result",
+                      "best_made_rate": "made rate", "best_ev_total": "expected result",
                       "best_bid_upper": "best bid (upper bound)",
                       "best_trump_upper": "its trump", "best_ev_upper": "its expected result"})
     return Section("The best bid for each shape", [
@@ -199,12 +199,12 @@ def _section_ev(summary: pd.DataFrame, config: RunConfig) -> Section:
         contracts, series, "expected result per hand, units (3 opponents + pool)"))
     overall = summary[summary["shape"] == "all"]
     table = overall[["contract", "trump", "hands", "made_rate", "made_ci_low", "made_ci_high",
-                     "mean_undertricks", "ev_per_opponent", "ev_total", "pool_term",
-                     "ev_with_pool"]].rename(columns={
+                     "mean_undertricks", "ev_per_opponent", "ev_payments", "pool_term",
+                     "ev_total"]].rename(columns={
                          "made_rate": "made", "made_ci_low": "95% low",
                          "made_ci_high": "95% high", "mean_undertricks": "undertricks when failing",
-                         "ev_per_opponent": "per opponent", "ev_total": "from 3 opponents",
-                         "pool_term": "pool term", "ev_with_pool": "expected result"})
+                         "ev_per_opponent": "per opponent", "ev_payments": "from 3 opponents",
+                         "pool_term": "pool term", "ev_total": "expected result"})
     return Section("Expected payment by contract", [
         Text(
             "Expected result per hand in units for the declarer, for the most common shapes: "

@@ -3,6 +3,7 @@
 import sys
 from pathlib import Path
 
+from analyser.constants import MAX_POOL
 from analyser.errors import UserError
 from analyser.pipeline import DEFAULT_CHUNK, DEFAULT_POOL, RunConfig, available_cores, run_analysis
 
@@ -11,7 +12,6 @@ from analyser.pipeline import DEFAULT_CHUNK, DEFAULT_POOL, RunConfig, available_
 DEFAULT_DEALS = 2000
 DEFAULT_SEED = 1
 DEFAULT_OUT = "out/default"
-MAX_POOL = 250  # R30: a pool holds at most 250
 
 HELP = "deal random hands, solve them double-dummy, store and aggregate per shape, report"
 
@@ -34,8 +34,9 @@ Output in DIR (--out):
                              the best trump double-dummy, an upper bound; "none":
                              misères and spreads): hands, made, made_rate, made_ci_low,
                              made_ci_high (95% Wilson), mean_undertricks (when failing),
-                             ev_per_opponent, ev_total (= 3 x per opponent, R24, R25),
-                             pool_term (R28-R30), ev_with_pool, and *_exact fractions
+                             ev_per_opponent, ev_payments (= 3 x per opponent, R24,
+                             R25), pool_term (R28-R30), ev_total (= ev_payments +
+                             pool_term), and *_exact fractions
   by_position.csv/.parquet   the same per position relative to the leader
   misere_features.csv/...    little/grand misère make rate against hand features
   best_bids.csv/...          the bid with the best expected value per shape

@@ -10,6 +10,7 @@ kinds of kernels/settlement_tables.py (`misere_kind`).
 """
 
 from collections import namedtuple
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -67,12 +68,85 @@ def _normalise(text):
 
 def parse_contract(contract, field="contract") -> str:
     """Canonical contract name ("5".."13", "LM", "GM", "LS", "GS"); ValueError naming `field`."""
+    if isinstance(contract, Contract):
+        return contract.name
     name = _normalise(contract)
     if name not in _LADDER_RANK:
         raise ValueError(
             f"{field}: {contract!r} is not a contract (one of {', '.join(LADDER)})"
         )
     return name
+
+
+NUMERIC, MISERE, SPREAD = "numeric", "misere", "spread"  # the kinds of Contract
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A contract read once: everything settlement and the analyses ask of it.
+
+    Get one with `as_contract`; there is exactly one value per contract of the ladder, so
+    helpers that take a Contract never parse text again.
+    """
+
+    name: str  # "5".."13", "LM", "GM", "LS", "GS" (R9)
+    kind: str  # NUMERIC (R10), MISERE (R15) or SPREAD (R16)
+    little: bool  # LM and LS: one discard each, 12 tricks (R15)
+    tricks_needed: int  # a number's tricks (R10); 0 for a misère or spread (it takes none)
+    tricks_played: int  # 12 for LM and LS (R15), else 13
+    ladder_rank: int  # position on the ladder of R9, 0 = "5"
+    misere_kind: int | None  # kernels/settlement_tables.py's kind of LM..GS; None for numbers
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.kind == NUMERIC
+
+    @property
+    def is_misere(self) -> bool:
+        """A misère or a spread (both are played to take no trick, R15, R16)."""
+        return self.kind != NUMERIC
+
+    @property
+    def is_spread(self) -> bool:
+        return self.kind == SPREAD
+
+    @property
+    def concedable(self) -> bool:
+        """R28: the defenders may concede a made 5 or 6, which saves the pool."""
+        return self.kind == NUMERIC and self.tricks_needed <= 6
+
+    def wins_pool(self, made: bool, conceded: bool = False) -> bool:
+        """R28: a made contract wins the pool unless it is a conceded 5 or 6."""
+        return bool(made) and not (conceded and self.concedable)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _build_contract(name: str) -> Contract:
+    numeric = name in NUMERIC_CONTRACTS
+    return Contract(
+        name=name,
+        kind=NUMERIC if numeric else SPREAD if name in SPREAD_CONTRACTS else MISERE,
+        little=name in LITTLE_CONTRACTS,
+        tricks_needed=int(name) if numeric else 0,
+        tricks_played=12 if name in LITTLE_CONTRACTS else 13,
+        ladder_rank=_LADDER_RANK[name],
+        misere_kind=None if numeric else _MISERE_KIND[name],
+    )
+
+
+_CONTRACTS = {name: _build_contract(name) for name in LADDER}
+
+
+def as_contract(contract, field="contract") -> Contract:
+    """The one `Contract` value of a contract name (a Contract is returned as it is).
+
+    Raises ValueError naming `field` for anything that is not a contract of the ladder.
+    """
+    if isinstance(contract, Contract):
+        return contract
+    return _CONTRACTS[parse_contract(contract, field)]
 
 
 def parse_bid(call, field="bid") -> Bid:
@@ -102,6 +176,8 @@ def bid_name(contract, tier="plain") -> str:
 
 def contract_of(call, field="contract") -> str:
     """The contract of a bid or contract name: "8-1st" -> "8", "LM" -> "LM"."""
+    if isinstance(call, Contract):
+        return call.name
     return parse_bid(call, field=field).contract
 
 
@@ -113,46 +189,52 @@ def bid_rank(call) -> int:
 
 def ladder_rank(contract) -> int:
     """Position of a contract on the ladder of R9 (0 = "5", 12 = "13")."""
-    return _LADDER_RANK[parse_contract(contract)]
+    return as_contract(contract).ladder_rank
+
+
+def _of_call(call) -> Contract:
+    """The Contract of a bid or contract name: "8-1st" -> "8", "LM" -> "LM"."""
+    if isinstance(call, Contract):
+        return call
+    return _CONTRACTS[parse_bid(call, field="contract").contract]
 
 
 def is_numeric(contract) -> bool:
     """Whether a contract (or bid) is a numeric contract 5..13 (R10)."""
-    return contract_of(contract) in NUMERIC_CONTRACTS
+    return _of_call(contract).is_numeric
 
 
 def is_misere(contract) -> bool:
     """Whether a contract (or bid) is a misère or spread: LM, GM, LS, GS (R15, R16)."""
-    return contract_of(contract) in MISERE_CONTRACTS
+    return _of_call(contract).is_misere
 
 
 def is_spread(contract) -> bool:
     """Whether a contract is a spread, played with the declarer's hand exposed (R16)."""
-    return contract_of(contract) in SPREAD_CONTRACTS
+    return _of_call(contract).is_spread
 
 
 def is_little(contract) -> bool:
     """Whether a contract is little misère/spread: one discard each, 12 tricks (R15)."""
-    return contract_of(contract) in LITTLE_CONTRACTS
+    return _of_call(contract).little
 
 
 def tricks_needed(contract) -> int:
     """Tricks a numeric contract needs (R10); for a misère or spread, 0 (it must take none)."""
-    c = contract_of(contract)
-    return int(c) if c in NUMERIC_CONTRACTS else 0
+    return _of_call(contract).tricks_needed
 
 
 def tricks_played(contract) -> int:
     """Tricks in the play of a contract: 12 for LM and LS (one discard each, R15), else 13."""
-    return 12 if contract_of(contract) in LITTLE_CONTRACTS else 13
+    return _of_call(contract).tricks_played
 
 
 def misere_kind(contract) -> int:
     """Integer kind (0..3) of a misère/spread for kernels/settlement_tables.py (R25)."""
-    c = contract_of(contract)
-    if c not in _MISERE_KIND:
-        raise ValueError(f"contract: {c} is not a misère or spread")
-    return _MISERE_KIND[c]
+    c = _of_call(contract)
+    if c.misere_kind is None:
+        raise ValueError(f"contract: {c.name} is not a misère or spread")
+    return c.misere_kind
 
 
 def second_preference(first_preference) -> int:
@@ -249,6 +331,7 @@ def _check_plain_bid_trump(option):
 
 
 __all__ = [
+    "Contract", "as_contract", "NUMERIC", "MISERE", "SPREAD",
     "LADDER", "NUMERIC_CONTRACTS", "MISERE_CONTRACTS", "SPREAD_CONTRACTS", "LITTLE_CONTRACTS",
     "TIERS", "PLAIN_BID_TRUMP_OPTIONS", "BID_ORDER", "Bid", "parse_contract", "parse_bid",
     "bid_name", "contract_of", "bid_rank", "ladder_rank", "is_numeric", "is_misere",

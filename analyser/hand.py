@@ -1,18 +1,19 @@
 """Should I bid this? One hand analysed against random completions of the other 39 cards.
 
-The flow (STYLE.md, after redeal): prepare (read and check the hand, the position and the
-known cards) → deal (the rest uniform, `analyser.dealing.deal_known`) → solve (double-dummy,
-`analyser.solver.solve_declarer`: tricks in each trump, grand and little misère) →
-summarise (P(make) with Wilson intervals, trick distributions, expected payments from
-`analyser.payments`, the recommendation and the little-misère verdict).
+The flow (STYLE.md, after redeal): prepare (`analyser.hand_query`: read and check the hand,
+the position and the known cards) → deal (the rest uniform, `analyser.dealing.deal_known`)
+→ solve (double-dummy, `analyser.solver.solve_declarer`: tricks in each trump, grand and
+little misère) → summarise (P(make) with Wilson intervals, trick distributions, expected
+payments from `analyser.payments`, the recommendation and the little-misère verdict).
+Rendering is elsewhere: `reports.hand_text` and `reports.hand_plot` draw `to_dict()`.
 
-Seats: the dealer sits West, so the seat at `position` p from the dealer's left is seat p
-(0 = N leads to the first trick, R18; 1 = E; 2 = S; 3 = W = the dealer). Known cards of the
-other players are named by these letters.
-
-Only double-dummy play exists so far: every hand is visible to everyone, which makes the
-spreads (R16) exactly as easy as the misères; imperfect-information policies do not exist
-yet and the notes of every result say so.
+Two rules keep the estimates honest:
+- each number is played in the declarer's natural trump (`contracts.natural_trump`), fixed
+  from the hand alone before any completion is dealt: the trump that did best on the same
+  samples would report a chance biased upward;
+- spreads (LS, GS) are shown but never recommended: play here is double-dummy, where every
+  hand is visible, so exposing the declarer's hand (R16) changes nothing and a spread is
+  made exactly when its misère is, although it pays far more.
 """
 
 from __future__ import annotations
@@ -27,203 +28,51 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analyser.cards import (
-    SEAT_LETTERS,
-    SUIT_LETTERS,
-    CardError,
-    card_name,
-    format_hand,
-    parse_hand,
-    parse_seat,
-    parse_suit,
-    shape,
+from analyser.cards import SEAT_LETTERS, SUIT_LETTERS, format_hand, shape
+from analyser.constants import DEALER, DEFAULT_POOL, LEADER
+from analyser.contracts import LADDER, NUMERIC_CONTRACTS, SPREAD_CONTRACTS
+from analyser.hand_query import (
+    BUDGET_MAX_SAMPLES,
+    BUDGET_SECONDS,
+    DEFAULT_SAMPLES,
+    HandQuery,
+    prepare,
 )
-from analyser.errors import UserError
+from analyser.stats import wilson_interval
 
-LEADER = 0  # R18: the dealer's left (seat N in this module's convention) leads
-DEALER = 3  # West deals, so positions from the dealer's left are N, E, S, W
-NUMERIC = tuple(str(n) for n in range(5, 14))
-MISERES = ("LM", "GM", "LS", "GS")
-DEFAULT_SAMPLES = None  # by default, as many samples as the time budget below allows
-BUDGET_SECONDS = 10.0  # issue 5: the default answers in about 10 s once compiled
-BUDGET_MAX_SAMPLES = 1000  # the default's cap: intervals are then at most about +-3%
-DEFAULT_POOL = 40  # R7: four antes of 10
-MAX_POOL = 250  # R30: an active pool holds at most 250
 CHUNK = 250  # deals solved per step: the progress bar's granularity
 BUDGET_FIRST_STEP = 2  # under a time budget: the first step, one deal per core
-Z95 = 1.959963984540054  # two-sided 95% normal quantile, for the Wilson interval
+TRUMP_RULE = "natural"  # numbers are played in contracts.natural_trump of the hand
 
 DOUBLE_DUMMY_NOTE = (
-    "Double-dummy only: every player sees every hand. Imperfect-information play "
-    "policies do not exist yet, so no result here uses them; spreads (LS, GS) are "
-    "therefore made exactly when the matching misère is (R16 exposure changes nothing "
-    "when all hands are visible)."
+    "Double-dummy play: every player sees every hand, so no result here models what the "
+    "players cannot see."
+)
+TRUMP_NOTE = (
+    "Each number is played in the hand's natural trump (its longest suit; ties by 4-3-2-1 "
+    "points, then S, H, D, C), fixed before any sample is dealt, so its P(make) is an "
+    "unbiased estimate; the trick table shows every trump for comparison, but choosing "
+    "the suit that did best on these same samples would overstate its chance."
+)
+SPREAD_NOTE = (
+    "Spreads (LS, GS) are shown but never recommended: with every hand visible, exposing "
+    "the declarer's hand (R16) changes nothing, so double-dummy makes a spread exactly when "
+    "its misère is, though it pays far more (R25); their rows show double-dummy play, not "
+    "what real defenders who see the exposed hand would allow."
 )
 PASS_NOTE = (
     "Passing is valued at 0: what the hand wins or loses when another player declares, "
     "or in misère partout (R26), is not modelled."
 )
-
-
-# ---------------------------------------------------------------------------- statistics
-
-
-def wilson_interval(made: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a make probability seen `made` times in `n` samples."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = made / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # the interval always contains the observed proportion; clamp rounding at 0 and 1
-    low = 0.0 if made == 0 else max(0.0, min(p, centre - half))
-    high = 1.0 if made == n else min(1.0, max(p, centre + half))
-    return low, high
-
-
-# ------------------------------------------------------------------------------ inputs
-
-
-@dataclass(frozen=True)
-class HandQuery:
-    """A checked request: the hand, where it sits, what else is known, and the run size."""
-
-    hand: int
-    position: int
-    first_preference: int | None
-    pool: Fraction
-    samples: int  # completions dealt; with a budget, the most that may be solved
-    seed: int
-    known: tuple[int, int, int, int]  # card masks by seat; the analysed seat holds `hand`
-    budget: float | None = None  # seconds: solve completions in order until it is spent
-
-
-def _parse_position(position) -> int:
-    """Seat 0..3 counted from the dealer's left (a seat letter N/E/S/W means the same here)."""
-    if isinstance(position, str):
-        text = position.strip()
-        if text.isdigit():
-            position = int(text)
-        else:
-            try:
-                return parse_seat(text)
-            except CardError:
-                raise UserError(
-                    f"position {position!r} is not 0..3 (counted from the dealer's left) "
-                    "or one of N, E, S, W"
-                ) from None
-    if isinstance(position, (int, np.integer)) and not isinstance(position, bool):
-        if 0 <= position <= 3:
-            return int(position)
-    raise UserError(f"position {position!r} is not 0..3 (counted from the dealer's left)")
-
-
-def _parse_int(value, name: str, low: int, high: int | None = None) -> int:
-    """An integer option within [low, high], from an int or its text."""
-    if isinstance(value, str):
-        try:
-            value = int(value.strip())
-        except ValueError:
-            raise UserError(f"{name} {value!r} is not a whole number") from None
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-        raise UserError(f"{name} {value!r} is not a whole number")
-    if value < low or (high is not None and value > high):
-        bound = f"at least {low}" if high is None else f"{low}..{high}"
-        raise UserError(f"{name} {value} is out of range ({bound})")
-    return int(value)
-
-
-def _parse_pool(pool) -> Fraction:
-    """The active pool (R29, R30) as an exact amount in 0..250."""
-    try:
-        value = Fraction(pool.strip()) if isinstance(pool, str) else Fraction(pool)
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise UserError(f"pool {pool!r} is not a number") from None
-    if isinstance(pool, bool) or value < 0 or value > MAX_POOL:
-        raise UserError(f"pool {pool!r} is out of range (0..{MAX_POOL}, R30)")
-    return value
-
-
-def _known_tokens(known) -> list[tuple[str, object]]:
-    """(seat, cards) pairs from a dict, a "SEAT:hand ..." text, or a list of either."""
-    if known is None:
-        return []
-    if isinstance(known, dict):
-        return list(known.items())
-    if isinstance(known, str):
-        tokens = known.replace(",", " ").split()
-        pairs = []
-        for token in tokens:
-            seat, sep, cards = token.partition(":")
-            if not sep:
-                raise CardError(f"known cards {token!r} must look like 'E:A.K..' (seat:hand)")
-            pairs.append((seat, cards))
-        return pairs
-    if isinstance(known, (list, tuple)):
-        return [pair for item in known for pair in _known_tokens(item)]
-    raise CardError(f"known cards must be text like 'E:A.K..' or a dict, got {known!r}")
-
-
-def _parse_known(known, hand: int, position: int) -> tuple[int, int, int, int]:
-    """Card masks by seat: the analysed hand at `position`, the known cards elsewhere."""
-    masks = [0, 0, 0, 0]
-    masks[position] = hand
-    for seat_text, cards in _known_tokens(known):
-        seat = parse_seat(seat_text)
-        label = SEAT_LETTERS[seat]
-        if seat == position:
-            raise CardError(
-                f"--known names seat {label}, which is the analysed hand (position {position})"
-            )
-        mask = int(cards) if isinstance(cards, (int, np.integer)) else parse_hand(cards)
-        if mask < 0 or mask >> 52:
-            raise CardError(f"known cards for {label}: mask {mask:#x} is not 52 cards")
-        clash = mask & masks[position]
-        if clash:
-            card = (clash & -clash).bit_length() - 1
-            raise CardError(f"known card {card_name(card)} for {label} is in the analysed hand")
-        for other in range(4):
-            if other != position and other != seat and mask & masks[other]:
-                clash = mask & masks[other]
-                card = (clash & -clash).bit_length() - 1
-                raise CardError(
-                    f"known card {card_name(card)} is given to both {label} and "
-                    f"{SEAT_LETTERS[other]}"
-                )
-        masks[seat] |= mask
-        if masks[seat].bit_count() > 13:
-            raise CardError(
-                f"known cards give {label} {masks[seat].bit_count()} cards (at most 13)"
-            )
-    return tuple(masks)
-
-
-def prepare(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
-            samples=DEFAULT_SAMPLES, seed=0, known=None) -> HandQuery:
-    """Read and check every input; raise CardError/UserError naming the first problem."""
-    mask = int(hand) if isinstance(hand, (int, np.integer)) else parse_hand(hand)
-    if mask < 0 or mask >> 52:
-        raise CardError(f"hand mask {mask:#x} has bits outside the 52 cards")
-    if mask.bit_count() != 13:
-        raise CardError(f"hand {format_hand(mask)!r} has {mask.bit_count()} cards, not 13")
-    seat = _parse_position(position)
-    preference = None if first_preference is None else parse_suit(first_preference)
-    if preference == -1:
-        raise UserError("first preference must be a suit S, H, D or C (R6), not no-trump")
-    budget = None
-    if samples is None or (isinstance(samples, str) and samples.strip().lower() == "auto"):
-        samples, budget = BUDGET_MAX_SAMPLES, BUDGET_SECONDS
-    return HandQuery(
-        hand=mask,
-        position=seat,
-        first_preference=preference,
-        pool=_parse_pool(pool),
-        samples=_parse_int(samples, "samples", 1),
-        seed=_parse_int(seed, "seed", 0, (1 << 63) - 1),
-        known=_parse_known(known, mask, seat),
-        budget=budget,
-    )
+POOL_NOTE = (
+    "A made 5 or 6 is assumed conceded by the defenders (R28), so it does not win the pool; "
+    "a made 7 or higher, misère or spread wins it; any failure pays the active pool into "
+    "it again (R29)."
+)
+EXACT_NOTE = (
+    "Every card is known: the one deal was solved once, so the results are exact and have "
+    "no sampling interval."
+)
 
 
 # ---------------------------------------------------------------------- deal and solve
@@ -269,9 +118,9 @@ def solve(query: HandQuery, deals, progress: bool = False):
                 break
             # first a small step (it also loads the compiled solver), then what the rate
             # so far says fits in half the time left, but never more deals than are solved
-            # already: solve times vary a lot from deal to deal (a few easy completions
-            # first once made one step of 250 overrun a 10 s budget fivefold); none that
-            # would overrun it by half
+            # already, since solve times vary widely from deal to deal and a rate measured
+            # on a few easy completions must not size one long step; and no step that
+            # would overrun the budget by half
             rate = start / max(elapsed, 1e-9)
             step = BUDGET_FIRST_STEP if not start else int(rate * (query.budget - elapsed) / 2)
             step = max(BUDGET_FIRST_STEP, min(CHUNK, start, step))
@@ -304,9 +153,10 @@ def simulate(query: HandQuery, progress: bool = False):
 
 @dataclass(frozen=True)
 class Recommendation:
-    """The bid with the best expected value, or "pass" when none beats 0."""
+    """The bid with the best expected value among numbers and misères, or "pass" when none
+    beats 0; spreads are never recommended (module docstring)."""
 
-    bid: str  # "pass" or a contract "5".."13", "LM", "GM", "LS", "GS"
+    bid: str  # "pass" or a contract "5".."13", "LM", "GM"
     trump: int | None  # the suit it is played in; None for pass and the misères
     tier: str | None  # R11 tier of the bid in that trump (numbers only)
     call: str  # what to say in the auction: "pass", "8", "8-1st", "LM", ...
@@ -317,16 +167,12 @@ class Recommendation:
         if self.bid == "pass":
             return "pass: no bid has a positive expected value."
         where = "" if self.trump is None else f" in {SUIT_LETTERS[self.trump]}"
-        text = f"bid {self.call}{where}: expected result {_signed(self.ev_total)} per hand."
-        if self.bid in ("LS", "GS"):
-            text += (" (Double-dummy makes a spread as easy as its misère; exposing the hand "
-                     "helps real defenders, so treat this with care.)")
-        return text
+        return f"bid {self.call}{where}: expected result {_signed(self.ev_total)} per hand."
 
 
 @dataclass(frozen=True)
 class LittleMisereVerdict:
-    """Little misère (R15) against the best bid that is not a misère or spread (or pass)."""
+    """Little misère (R15) against the best numeric bid (or pass); spreads never count."""
 
     made: int
     samples: int
@@ -337,11 +183,17 @@ class LittleMisereVerdict:
     against: str  # the alternative's call ("pass", "6", "8-1st"...)
     against_ev: Fraction
     verdict: str  # "bid" or "pass"
+    exact: bool = False  # every card known: p_make is 0 or 1 and there is no interval
 
     def text(self) -> str:
         """The verdict in words, with its probability, interval and break-even."""
-        p = f"{100 * self.p_make:.1f}%"
-        ci = f"95% CI {100 * self.ci_low:.1f}-{100 * self.ci_high:.1f}%"
+        if self.exact:
+            made = ("Little misère is made on this deal" if self.made
+                    else "Little misère fails on this deal")
+            made += " (every card known: exact)"
+        else:
+            ci = f"95% CI {100 * self.ci_low:.1f}-{100 * self.ci_high:.1f}%"
+            made = f"Little misère is made in {100 * self.p_make:.1f}% of samples ({ci})"
         if self.breakeven >= 1:
             need = "it can never beat that"
         elif self.breakeven <= 0:
@@ -351,7 +203,7 @@ class LittleMisereVerdict:
             need = f"it beats that only when made more than {share} of the time"
         alternative = (
             "passing (0)" if self.against == "pass"
-            else f"the best other bid, {self.against} ({_signed(self.against_ev)})"
+            else f"the best numeric bid, {self.against} ({_signed(self.against_ev)})"
         )
         if self.verdict == "bid":
             sure = self.ci_low > self.breakeven
@@ -359,10 +211,7 @@ class LittleMisereVerdict:
         else:
             sure = self.ci_high < self.breakeven
             word = "do not bid it" + ("" if sure else " (but the interval reaches the break-even)")
-        return (
-            f"Little misère is made in {p} of samples ({ci}). Against {alternative}, "
-            f"{need}: {word}."
-        )
+        return f"{made}. Against {alternative}, {need}: {word}."
 
 
 @dataclass
@@ -383,8 +232,14 @@ class HandAnalysis:
         """Number of random completions solved."""
         return int(self.tricks.iloc[0].sum())
 
+    @property
+    def exact(self) -> bool:
+        """Every card was known: one deal, solved once."""
+        return self.query.exact
+
     def to_dict(self) -> dict:
-        """The result as plain JSON types (the schema documented in cmd_hand.DESCRIPTION)."""
+        """The result as plain JSON types (the schema documented in cmd_hand.DESCRIPTION);
+        everything `reports.hand_text` and `reports.hand_plot` draw comes from here."""
         q = self.query
         contracts = [
             {
@@ -392,16 +247,14 @@ class HandAnalysis:
                 "trump": r["trump"],
                 "tier": r["tier"],
                 "bid": r["bid"],
+                "recommendable": r["recommendable"],
                 "made": int(r["made"]),
                 "p_make": float(r["p_make"]),
                 "ci_low": float(r["ci_low"]),
                 "ci_high": float(r["ci_high"]),
                 "mean_tricks": None if math.isnan(r["mean_tricks"]) else float(r["mean_tricks"]),
-                "ev_per_opponent": float(r["ev_per_opponent_exact"]),
-                "pool_term": float(r["pool_term_exact"]),
-                "ev_total": float(r["ev_total_exact"]),
-                "ev_per_opponent_exact": str(r["ev_per_opponent_exact"]),
-                "ev_total_exact": str(r["ev_total_exact"]),
+                **{key: float(r[f"{key}_exact"]) for key in MONEY},
+                **{f"{key}_exact": str(r[f"{key}_exact"]) for key in MONEY},
             }
             for r in self.rows
         ]
@@ -416,14 +269,16 @@ class HandAnalysis:
             "leader": SEAT_LETTERS[LEADER],
             "first_preference": None if q.first_preference is None
             else SUIT_LETTERS[q.first_preference],
-            "pool": _number(q.pool),
+            "pool": q.pool,
             "pool_exact": str(q.pool),
             "known": {
                 SEAT_LETTERS[s]: format_hand(m)
                 for s, m in enumerate(q.known) if s != q.position and m
             },
+            "exact": q.exact,
             "samples": self.samples,
             "samples_budget_seconds": q.budget,
+            "samples_budget_max": BUDGET_MAX_SAMPLES if q.budget is not None else None,
             "seed": q.seed,
             "seconds": round(self.seconds, 3),
             "samples_per_second": round(self.samples / self.seconds, 1) if self.seconds > 0
@@ -431,6 +286,7 @@ class HandAnalysis:
             "max_ci_half_width": float(self.max_half_width()),
             "play": "double-dummy",
             "defender_discard": "highest",
+            "trump_rule": TRUMP_RULE,
             "contracts": contracts,
             "tricks": {
                 SUIT_LETTERS[t]: [int(c) for c in self.tricks.iloc[t]] for t in range(4)
@@ -442,6 +298,7 @@ class HandAnalysis:
                 "call": rec.call,
                 "ev_total": float(rec.ev_total),
                 "ev_total_exact": str(rec.ev_total),
+                "text": rec.text(),
             },
             "little_misere": {
                 "made": lm.made,
@@ -467,9 +324,8 @@ class HandAnalysis:
         return float(((self.table["ci_high"] - self.table["ci_low"]) / 2).max())
 
 
-def _number(value: Fraction):
-    """An exact amount as a JSON number: an int when whole, else a float."""
-    return int(value) if value.denominator == 1 else float(value)
+# R24, R25: per opponent and from all three; R28-R30: the pool term; ev_total: their sum
+MONEY = ("ev_per_opponent", "ev_payments", "pool_term", "ev_total")
 
 
 def _signed(value) -> str:
@@ -477,28 +333,34 @@ def _signed(value) -> str:
     return f"{float(value):+.2f}"
 
 
-def _row(contract, trump, tier, made, n, ev, mean_tricks):
+def _row(contract, trump, tier, made, n, ev, mean_tricks, exact):
     """One table row (a dict) from a contract's counts and its ExpectedPayment."""
     from analyser.contracts import bid_name
 
-    low, high = wilson_interval(made, n)
+    p = made / n
+    low, high = (p, p) if exact else wilson_interval(made, n)
+    values = {"ev_per_opponent": ev.per_opponent, "ev_payments": ev.payments,
+              "pool_term": ev.pool_term, "ev_total": ev.total}
     return {
         "contract": contract,
         "trump": None if trump is None else SUIT_LETTERS[trump],
         "tier": tier,
         "bid": bid_name(contract, tier) if tier else contract,
+        "recommendable": contract not in SPREAD_CONTRACTS,
         "made": made,
-        "p_make": made / n,
+        "p_make": p,
         "ci_low": low,
         "ci_high": high,
         "mean_tricks": mean_tricks,
-        "ev_per_opponent": float(ev.per_opponent),
-        "pool_term": float(ev.pool_term),
-        "ev_total": float(ev.with_pool),
-        "ev_per_opponent_exact": ev.per_opponent,
-        "pool_term_exact": ev.pool_term,
-        "ev_total_exact": ev.with_pool,
+        **{key: float(value) for key, value in values.items()},
+        **{f"{key}_exact": value for key, value in values.items()},
     }
+
+
+def _best(rows: dict, contracts) -> str:
+    """The contract of `contracts` with the highest expected result; ties go to the lower
+    contract, the easier one to win in the auction (R9)."""
+    return max(contracts, key=lambda c: (rows[c]["ev_total_exact"], -LADDER.index(c)))
 
 
 def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0) -> HandAnalysis:
@@ -508,7 +370,7 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0) -> 
     (made grand / little misère), as `analyser.solver.solve_declarer` returns them.
     All money comes from `analyser.payments` (exact Fractions).
     """
-    from analyser.contracts import LADDER, natural_trump, tier_for
+    from analyser.contracts import natural_trump, tier_for
     from analyser.payments import breakeven_probability, expected_payment, outcome_value
 
     tricks = np.asarray(tricks)
@@ -522,40 +384,34 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0) -> 
         )
     counts = np.stack([np.bincount(tricks[:, t].astype(np.int64), minlength=14)
                        for t in range(4)])
-    natural = natural_trump(query.hand)
+    exact = query.exact
+    # R12: the declarer names one trump before play; it is fixed from the hand alone, so
+    # the samples that estimate each number's P(make) played no part in choosing it
+    trump = natural_trump(query.hand)
+    tier = "plain" if query.first_preference is None else tier_for(trump, query.first_preference)
+    mean = float((counts[trump] * np.arange(14)).sum() / n)
     rows = {}
-    for contract in NUMERIC:
-        need = int(contract)
-        # R12: the declarer names one trump before play; choose the one with the best mean
-        # result (ties: more makes, then the hand's natural trump, then suit order).
-        options = []
-        for trump in range(4):
-            ev = expected_payment(contract, counts=counts[trump], pool=query.pool)
-            made = int(counts[trump, need:].sum())
-            options.append(((-ev.with_pool, -made, trump != natural, trump), trump, made, ev))
-        _, trump, made, ev = min(options, key=lambda o: o[0])
-        tier = "plain" if query.first_preference is None else tier_for(trump,
-                                                                          query.first_preference)
-        mean = float((counts[trump] * np.arange(14)).sum() / n)
-        rows[contract] = _row(contract, trump, tier, made, n, ev, mean)
+    for contract in NUMERIC_CONTRACTS:
+        ev = expected_payment(contract, counts=counts[trump], pool=query.pool)
+        made = int(counts[trump, int(contract):].sum())
+        rows[contract] = _row(contract, trump, tier, made, n, ev, mean, exact)
     # R16: double-dummy, a spread is made exactly when the misère of the same size is
     for contract, flags in (("LM", little), ("GM", grand), ("LS", little), ("GS", grand)):
         ev = expected_payment(contract, made=flags, pool=query.pool)
-        rows[contract] = _row(contract, None, None, int(flags.sum()), n, ev, math.nan)
+        rows[contract] = _row(contract, None, None, int(flags.sum()), n, ev, math.nan, exact)
     table = pd.DataFrame([rows[c] for c in LADDER])
 
-    # the recommendation: best expected result over the ladder, pass (0) when none beats 0;
-    # ties go to the lower contract, the easier one to win in the auction (R9)
-    best = max(LADDER, key=lambda c: (rows[c]["ev_total_exact"], -LADDER.index(c)))
+    best = _best(rows, [c for c in LADDER if rows[c]["recommendable"]])
     if rows[best]["ev_total_exact"] > 0:
         r = rows[best]
-        trump = None if r["trump"] is None else SUIT_LETTERS.index(r["trump"])
-        recommendation = Recommendation(best, trump, r["tier"], r["bid"], r["ev_total_exact"])
+        best_trump = None if r["trump"] is None else SUIT_LETTERS.index(r["trump"])
+        recommendation = Recommendation(best, best_trump, r["tier"], r["bid"],
+                                        r["ev_total_exact"])
     else:
         recommendation = Recommendation("pass", None, None, "pass", Fraction(0))
 
     # little misère against the best numeric bid or pass: the choice LM really competes with
-    alt = max(NUMERIC, key=lambda c: (rows[c]["ev_total_exact"], -LADDER.index(c)))
+    alt = _best(rows, NUMERIC_CONTRACTS)
     alt_ev = rows[alt]["ev_total_exact"]
     if alt_ev <= 0:
         alt, alt_ev = "pass", Fraction(0)
@@ -569,15 +425,13 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0) -> 
     little_verdict = LittleMisereVerdict(
         made=lm["made"], samples=n, p_make=lm["p_make"], ci_low=lm["ci_low"],
         ci_high=lm["ci_high"], breakeven=breakeven, against=alt, against_ev=alt_ev,
-        verdict=verdict,
+        verdict=verdict, exact=exact,
     )
 
     trick_table = pd.DataFrame(counts, index=list(SUIT_LETTERS), columns=list(range(14)))
     trick_table.index.name = "trump"
-    notes = [DOUBLE_DUMMY_NOTE, PASS_NOTE,
-             "A made 5 or 6 is assumed conceded by the defenders (R28), so it does not win "
-             "the pool; a made 7 or higher, misère or spread wins it; any failure pays the "
-             "active pool into it again (R29)."]
+    notes = [DOUBLE_DUMMY_NOTE] + ([EXACT_NOTE] if exact else [])
+    notes += [TRUMP_NOTE, SPREAD_NOTE, PASS_NOTE, POOL_NOTE]
     if query.first_preference is None:
         notes.append("No first preference given: every trump is treated as a plain suit, "
                      "so no bid needs a preference tier (R11, R12).")
@@ -598,12 +452,21 @@ def analyse_hand(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
     `hand` is PBN text ("AQ32.KJ9.T87.654") or a mask; `position` is the seat counted from
     the dealer's left (0 leads, R18), which is also its seat N/E/S/W here (the dealer is W);
     `known` fixes cards of the other seats ("E:A.K.. W:..Q.", a list of such, or a dict
-    {seat: hand}); the remaining cards are dealt uniformly. Returns a `HandAnalysis` with
-    `.table` (DataFrame), `.recommendation`, `.little_misere` and `.to_json()`.
-    Bad input raises `CardError`/`UserError` naming the problem.
+    {seat: hand}); the remaining cards are dealt uniformly, and when `known` completes the
+    deal it is solved once and the result is exact. `pool` is whole units 0..250 (R30).
+    Returns a `HandAnalysis` with `.table` (DataFrame), `.recommendation`,
+    `.little_misere` and `.to_dict()`/`.to_json()`. Bad input raises `CardError`/`UserError`
+    naming the problem.
     """
     query = prepare(hand, position, first_preference, pool, samples, seed, known)
     start = time.perf_counter()
     _, tricks, grand, little = simulate(query, progress=progress)
     seconds = time.perf_counter() - start
     return summarise(query, tricks, grand, little, seconds)
+
+
+__all__ = [
+    "BUDGET_MAX_SAMPLES", "BUDGET_SECONDS", "DEFAULT_SAMPLES", "HandAnalysis", "HandQuery",
+    "LittleMisereVerdict", "Recommendation", "analyse_hand", "deal", "prepare", "simulate",
+    "solve", "summarise",
+]

@@ -6,12 +6,14 @@ integer counts, never on floats. Amounts come from kernels/settlement_tables.py 
 Sign convention: everything is from the declarer's point of view, in units.
 - per opponent: what each of the three opponents pays the declarer (negative: the declarer
   pays each of them);
-- total: 3 x per opponent (R24, R25: each payment goes to or from each of the 3 opponents);
+- payments: 3 x per opponent, the net expected payment from the three opponents (R24, R25:
+  each payment goes to or from each of the 3 opponents);
 - pool term, for an active pool of P units, as the analyses treat R28-R30: a made 7 or
   higher, misère or spread wins P; any failure costs P (R29: the declarer adds as much as
   the active pool holds); a made 5 or 6 is conceded by defenders who know it is made (R28),
   so its pool term is 0 (`defenders_concede=False` makes it win P instead);
-- with pool: total + pool term.
+- total: payments + pool term, the declarer's whole expected result (`ev_total` in every
+  table and report).
 
 Outcomes of many deals are first reduced to counts (`outcome_counts`): for a numeric
 contract the histogram of declarer tricks 0..13, for a misère or spread [failed, made].
@@ -23,11 +25,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyser.contracts import is_numeric, misere_kind, parse_contract, tricks_needed
+from analyser.constants import DEFAULT_POOL
+from analyser.contracts import Contract, as_contract
 from kernels.settlement_tables import FAILED, MADE, MAX_CONTRACT, MISERE
 
 N_TRICK_COUNTS = MAX_CONTRACT + 1  # a declarer takes 0..13 tricks
-DEFAULT_POOL = 40  # R7: the opening pool
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,9 @@ class ExpectedPayment:
     made: int  # deals on which the contract is made
     p_make: Fraction  # made / deals
     per_opponent: Fraction  # mean payment from each opponent to the declarer (R24, R25)
-    total: Fraction  # 3 x per_opponent
+    payments: Fraction  # 3 x per_opponent: the net expected payment from the three opponents
     pool_term: Fraction  # mean pool gain (+P made 7+/misère, -P failed, 0 made 5/6 conceded)
-    with_pool: Fraction  # total + pool_term
+    total: Fraction  # payments + pool_term: the declarer's whole expected result
     mean_undertricks: Fraction | None  # mean undertricks over failing deals (numeric only)
     undertricks: tuple  # undertricks[k] = deals failed by k (numeric; k = 0 unused), else ()
 
@@ -77,10 +79,11 @@ def _check_made_array(made):
     return arr
 
 
-def _outcome_args(contract, tricks, made):
-    """Validate which of `tricks`/`made` a contract takes: numeric -> tricks, misère -> made."""
-    contract = parse_contract(contract)
-    if is_numeric(contract):
+def _outcome_args(contract, tricks, made) -> Contract:
+    """The contract, read once, after checking which of `tricks`/`made` it takes: numeric
+    -> tricks, misère or spread -> made."""
+    contract = as_contract(contract)
+    if contract.is_numeric:
         if tricks is None:
             raise ValueError(f"tricks: contract {contract} needs the tricks taken")
         if made is not None:
@@ -106,11 +109,11 @@ def made_and_undertricks(contract, tricks=None, counts=None):
     The histogram has length n + 1; entry k counts deals failed by k undertricks (entry 0
     is always 0).
     """
-    contract = parse_contract(contract)
-    if not is_numeric(contract):
+    contract = as_contract(contract)
+    if not contract.is_numeric:
         raise ValueError(f"contract: {contract} is not numeric; it has no undertricks")
     hist = _trick_counts(tricks, counts)
-    n = tricks_needed(contract)
+    n = contract.tricks_needed
     undertricks = np.zeros(n + 1, dtype=np.int64)
     undertricks[1:] = hist[:n][::-1]  # t tricks -> n - t undertricks
     return int(hist[n:].sum()), undertricks
@@ -132,40 +135,40 @@ def outcome_counts(contract, tricks=None, made=None) -> np.ndarray:
     """Counts of outcomes over many deals: the trick histogram (length 14) for a numeric
     contract, [failed, made] for a misère or spread. Counts of chunks can be added."""
     contract = _outcome_args(contract, tricks, made)
-    if is_numeric(contract):
+    if contract.is_numeric:
         return trick_histogram(tricks)
     flags = _check_made_array(made).ravel()
     n_made = int(flags.sum())
     return np.array([flags.size - n_made, n_made], dtype=np.int64)
 
 
-def _per_opponent_values(contract) -> np.ndarray:
+def _per_opponent_values(contract: Contract) -> np.ndarray:
     """Per-opponent payment in units for each outcome index of `outcome_counts` (R24, R25)."""
-    if is_numeric(contract):
-        n = tricks_needed(contract)
+    if contract.is_numeric:
+        n = contract.tricks_needed
         values = np.empty(N_TRICK_COUNTS, dtype=np.int64)
         values[n:] = MADE[n]
         values[:n] = -FAILED[n, n - np.arange(n)]
         return values
-    amount = MISERE[misere_kind(contract)]
+    amount = MISERE[contract.misere_kind]
     return np.array([-amount, amount], dtype=np.int64)
 
 
-def _pool_signs(contract, defenders_concede) -> np.ndarray:
+def _pool_signs(contract: Contract, defenders_concede) -> np.ndarray:
     """Pool term in units of P for each outcome index: +1 won, -1 doubled, 0 saved (R28, R29)."""
-    if is_numeric(contract):
-        n = tricks_needed(contract)
+    made_sign = 1 if contract.wins_pool(True, conceded=defenders_concede) else 0
+    if contract.is_numeric:
         signs = np.full(N_TRICK_COUNTS, -1, dtype=np.int64)
-        signs[n:] = 0 if (n <= 6 and defenders_concede) else 1
+        signs[contract.tricks_needed:] = made_sign
         return signs
-    return np.array([-1, 1], dtype=np.int64)
+    return np.array([-1, made_sign], dtype=np.int64)
 
 
 def payments(contract, tricks=None, made=None) -> np.ndarray:
     """Per-opponent payment in whole units for each deal (int64 array shaped like the input)."""
     contract = _outcome_args(contract, tricks, made)
     values = _per_opponent_values(contract)
-    if is_numeric(contract):
+    if contract.is_numeric:
         return values[_check_tricks_array(tricks)]
     return values[_check_made_array(made).astype(np.int64)]
 
@@ -177,7 +180,7 @@ def payment(contract, tricks=None, made=None) -> Fraction:
 
 def declarer_total(contract, tricks=None, made=None) -> Fraction:
     """The declarer's total from the three opponents for one hand: 3 x `payment` (R24, R25)."""
-    return 3 * payment(contract, tricks, made)
+    return 3 * _outcome_value(contract, tricks, made, _per_opponent_values)
 
 
 def pool_term(
@@ -193,6 +196,7 @@ def outcome_value(
     contract, tricks=None, made=None, pool=DEFAULT_POOL, defenders_concede=True
 ) -> Fraction:
     """The declarer's whole result for one hand: `declarer_total` + `pool_term`."""
+    contract = as_contract(contract)
     return declarer_total(contract, tricks, made) + pool_term(
         contract, tricks, made, pool, defenders_concede
     )
@@ -201,7 +205,7 @@ def outcome_value(
 def _outcome_value(contract, tricks, made, table):
     """Look up one outcome (a scalar `tricks` or `made`) in a per-outcome table."""
     contract = _outcome_args(contract, tricks, made)
-    if is_numeric(contract):
+    if contract.is_numeric:
         if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)):
             raise ValueError(f"tricks: {tricks!r} is not a whole number of tricks")
         if not 0 <= tricks <= MAX_CONTRACT:
@@ -229,7 +233,7 @@ def expected_payment(
     summed over chunks). `pool` is the active pool P in units (R28-R30 as the module
     docstring says).
     """
-    contract = parse_contract(contract)
+    contract = as_contract(contract)
     pool = _check_money(pool, "pool")
     if counts is None:
         counts = outcome_counts(contract, tricks, made)
@@ -237,7 +241,7 @@ def expected_payment(
         if tricks is not None or made is not None:
             raise ValueError("counts: give counts or tricks/made, not both")
         counts = np.asarray(counts)
-        expected_len = N_TRICK_COUNTS if is_numeric(contract) else 2
+        expected_len = N_TRICK_COUNTS if contract.is_numeric else 2
         if (
             counts.shape != (expected_len,)
             or not np.issubdtype(counts.dtype, np.integer)
@@ -257,8 +261,8 @@ def expected_payment(
 
     per_opponent = mean(_per_opponent_values(contract))
     pool_mean = mean(_pool_signs(contract, defenders_concede)) * pool
-    if is_numeric(contract):
-        n = tricks_needed(contract)
+    if contract.is_numeric:
+        n = contract.tricks_needed
         made_count, hist = made_and_undertricks(contract, counts=np.array(counts, dtype=np.int64))
         failed = deals - made_count
         mean_under = (
@@ -269,14 +273,14 @@ def expected_payment(
     else:
         made_count, mean_under, undertricks = counts[1], None, ()
     return ExpectedPayment(
-        contract=contract,
+        contract=contract.name,
         deals=deals,
         made=made_count,
         p_make=Fraction(made_count, deals),
         per_opponent=per_opponent,
-        total=3 * per_opponent,
+        payments=3 * per_opponent,
         pool_term=pool_mean,
-        with_pool=3 * per_opponent + pool_mean,
+        total=3 * per_opponent + pool_mean,
         mean_undertricks=mean_under,
         undertricks=undertricks,
     )
@@ -300,7 +304,7 @@ def breakeven_probability(gain_if_made, loss_if_failed, alternative_ev=0) -> Fra
 
 
 __all__ = [
-    "ExpectedPayment", "DEFAULT_POOL", "N_TRICK_COUNTS", "trick_histogram",
+    "ExpectedPayment", "N_TRICK_COUNTS", "trick_histogram",
     "made_and_undertricks", "outcome_counts", "payments", "payment", "declarer_total",
     "pool_term", "outcome_value", "expected_payment", "breakeven_probability",
 ]

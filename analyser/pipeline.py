@@ -26,13 +26,12 @@ import numpy as np
 import pandas as pd
 
 from analyser import store
+from analyser.constants import DEALER, DEFAULT_POOL
 from analyser.errors import UserError
 from analyser.features import hand_features
 
 FORMAT_VERSION = 1  # bump when the stored rows change meaning; part of the configuration
-DEALER = 3  # West deals every hand, so North (0) leads (R18)
 DEFAULT_CHUNK = 250
-DEFAULT_POOL = 40  # R7: the opening pool
 DEFENDER_DISCARD = "highest"  # R17 Decision, the solver's default
 MAX_DEALS = 10**9
 

@@ -9,7 +9,12 @@ from analyser.cards import parse_hand
 from analyser.contracts import (
     BID_ORDER,
     LADDER,
+    MISERE,
+    NUMERIC,
+    SPREAD,
+    Contract,
     allowed_trumps,
+    as_contract,
     bid_name,
     bid_rank,
     cheapest_tier,
@@ -176,3 +181,59 @@ def test_natural_trump_is_a_longest_suit(mask):
     for s in range(4):
         if lengths[s] == lengths[suit]:
             assert (points(s), -s) <= (points(suit), -suit)
+
+
+# ---------------------------------------------------------------- the Contract value
+
+
+@pytest.mark.parametrize("name", LADDER)
+def test_r9_r10_r15_contract_value_agrees_with_the_helpers(name):
+    c = as_contract(name)
+    assert isinstance(c, Contract) and c.name == name and str(c) == name
+    assert c.ladder_rank == ladder_rank(name) == LADDER.index(name)
+    assert c.is_numeric == is_numeric(name) and c.is_misere == is_misere(name)
+    assert c.is_spread == is_spread(name) and c.little == is_little(name)
+    assert c.tricks_needed == tricks_needed(name) and c.tricks_played == tricks_played(name)
+    if c.is_misere:
+        assert c.misere_kind == misere_kind(name)
+    else:
+        assert c.misere_kind is None
+
+
+def test_r9_r15_r16_contract_kinds():
+    assert [as_contract(n).kind for n in ("5", "13", "LM", "GM", "LS", "GS")] == [
+        NUMERIC, NUMERIC, MISERE, MISERE, SPREAD, SPREAD]
+    assert as_contract("LM").tricks_played == 12 and as_contract("GS").tricks_played == 13
+    assert as_contract("9").tricks_needed == 9 and as_contract("LS").tricks_needed == 0
+
+
+def test_contract_is_read_once_and_shared():
+    """One value per contract: any spelling gives the same object; a Contract passes through."""
+    lm = as_contract(" lm ")
+    assert lm is as_contract("LM") is as_contract(lm)
+    assert as_contract(8) is as_contract("8")
+    with pytest.raises(AttributeError):
+        lm.name = "GM"  # frozen
+
+
+@pytest.mark.parametrize("bad", ["8-1st", "14", "", None, 8.0, "NT"])
+def test_as_contract_rejects_what_is_not_a_contract(bad):
+    with pytest.raises(ValueError, match="deal contract"):
+        as_contract(bad, field="deal contract")
+
+
+@pytest.mark.parametrize("name", LADDER)
+def test_r28_who_wins_the_pool(name):
+    """R28: a made 7+ (misères and spreads included) wins the pool; a made 5 or 6 wins it
+    unless the defenders concede; a failure never wins it (R29 doubles it instead)."""
+    c = as_contract(name)
+    assert c.wins_pool(True) is True
+    assert c.wins_pool(False) is False and c.wins_pool(False, conceded=True) is False
+    concedable = name in ("5", "6")
+    assert c.concedable is concedable
+    assert c.wins_pool(True, conceded=True) is (not concedable)
+
+
+def test_helpers_accept_a_contract_value():
+    c = as_contract("8")
+    assert contract_of(c) == "8" and bid_name(c, "2nd") == "8-2nd" and ladder_rank(c) == 4

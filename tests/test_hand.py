@@ -1,11 +1,11 @@
-"""Tests of analyser/hand.py, analyser/cmd_hand.py and reports/hand_plot.py ("should I bid this?").
+"""Tests of analyser/hand.py, hand_query.py, cmd_hand.py and reports/hand_text.py
+("should I bid this?").
 
 Two kinds: the summary and the command line checked on injected solver results (fast, no
 kernels), and end-to-end runs through the real dealing and solver modules on small sample
 counts (`sized`).
 """
 
-import importlib.util
 import json
 from fractions import Fraction
 
@@ -24,19 +24,12 @@ from analyser.hand import (
     deal,
     prepare,
     summarise,
-    wilson_interval,
-)
-
-# End-to-end tests need the solver module (written in parallel; this skip goes once it is
-# in the tree).
-needs_solver = pytest.mark.skipif(
-    importlib.util.find_spec("analyser.solver") is None,
-    reason="analyser.solver not written yet",
 )
 
 ALL_SPADES = "AKQJT98765432..."
 LOW_HAND = "5432.432.432.432"  # the 2, 3, 4 of every suit and the 5 of spades
-HAND = "AQ32.KJ9.T87.654"
+HAND = "AQ32.KJ9.T87.654"  # natural trump spades (the longest suit)
+HEARTS_HAND = "A32.AKQJ9.T87.65"  # natural trump hearts (five cards)
 PASS_HAND = "A432.A432.A32.A2"  # four aces: misères fail, numbers rarely reach 5; solves fast
 LADDER = ["5", "6", "7", "LM", "8", "9", "GM", "10", "11", "LS", "12", "GS", "13"]
 
@@ -118,11 +111,15 @@ def test_position_accepts_digit_and_seat_letter():
 @pytest.mark.parametrize(
     "field, value, words",
     [
-        ("samples", 0, "samples 0"),
+        ("samples", 0, "samples must be at least 1"),
         ("samples", "many", "samples"),
         ("seed", -1, "seed"),
-        ("pool", 251, "pool"),
+        ("pool", 251, "pool must be 0..250"),
         ("pool", "lots", "pool"),
+        ("pool", 40.1, "pool must be a whole number"),  # R30: pools hold whole units
+        ("pool", "2.5", "pool must be a whole number"),
+        ("pool", Fraction(81, 2), "pool must be a whole number of units"),
+        ("seed", 1.0, "seed must be a whole number"),
         ("first_preference", "X", "suit"),
         ("first_preference", "NT", "first preference"),
     ],
@@ -132,26 +129,12 @@ def test_bad_options(field, value, words):
         prepare(HAND, **{field: value})
 
 
-# --------------------------------------------------------------------- statistics
-
-
-@pytest.mark.parametrize("made, n", [(0, 10), (10, 10), (3, 10), (81, 263), (1, 2000)])
-def test_wilson_interval_matches_scipy(made, n):
-    from scipy.stats import binomtest
-
-    ref = binomtest(made, n).proportion_ci(confidence_level=0.95, method="wilson")
-    low, high = wilson_interval(made, n)
-    assert low == pytest.approx(ref.low, abs=1e-12)
-    assert high == pytest.approx(ref.high, abs=1e-12)
-    assert low <= made / n <= high
-
-
 # ------------------------------------------------------ summary on injected results
 
 
 def test_r24_summary_on_injected_results():
     """Every sample takes 7 in hearts, fewer elsewhere: the table follows R24/R28/R29 exactly."""
-    query = prepare(HAND, samples=50, pool=40)
+    query = prepare(HEARTS_HAND, samples=50, pool=40)
     result = summarise(query, *_fake(50, [3, 7, 4, 2], False, False))
     rows = {r["contract"]: r for r in result.rows}
     assert list(result.table["contract"]) == LADDER
@@ -159,6 +142,7 @@ def test_r24_summary_on_injected_results():
         assert rows[c]["trump"] == "H" and rows[c]["p_make"] == 1.0
     # R24 + R28: a made 7 pays 20 from each opponent and wins the pool of 40
     assert rows["7"]["ev_total_exact"] == Fraction(3 * 20 + 40)
+    assert rows["7"]["ev_payments_exact"] == 3 * 20 and rows["7"]["pool_term_exact"] == 40
     # a made 5 is conceded (R28): 3 x 10, pool untouched
     assert rows["5"]["ev_total_exact"] == Fraction(30)
     # 8 in hearts fails by one: 3 x 25 plus the pool paid in (R29)
@@ -183,12 +167,12 @@ def test_recommendation_is_pass_when_nothing_beats_zero_injected():
 
 def test_r11_tiers_follow_first_preference():
     tricks = _fake(10, [3, 7, 4, 2], False, False)
-    plain = summarise(prepare(HAND, samples=10), *tricks)
+    plain = summarise(prepare(HEARTS_HAND, samples=10), *tricks)
     assert set(plain.table["tier"].dropna()) == {"plain"}
-    first_h = summarise(prepare(HAND, samples=10, first_preference="H"), *tricks)
+    first_h = summarise(prepare(HEARTS_HAND, samples=10, first_preference="H"), *tricks)
     assert first_h.rows[0]["tier"] == "1st" and first_h.rows[0]["bid"] == "5-1st"
     assert first_h.recommendation.call == "7-1st"
-    second_h = summarise(prepare(HAND, samples=10, first_preference="D"), *tricks)
+    second_h = summarise(prepare(HEARTS_HAND, samples=10, first_preference="D"), *tricks)
     assert second_h.recommendation.call == "7-2nd"
 
 
@@ -210,10 +194,15 @@ def _check_schema(data, samples):
     assert [c["contract"] for c in data["contracts"]] == LADDER
     for c in data["contracts"]:
         assert c["trump"] in (("S", "H", "D", "C") if c["contract"].isdigit() else (None,))
-        for key in ("p_make", "ci_low", "ci_high", "ev_total", "ev_per_opponent", "pool_term"):
+        for key in ("p_make", "ci_low", "ci_high", "ev_total", "ev_per_opponent", "ev_payments",
+                    "pool_term"):
             assert isinstance(c[key], float), key
         assert c["ci_low"] <= c["p_make"] <= c["ci_high"]
         assert Fraction(c["ev_total_exact"]) == pytest.approx(c["ev_total"])
+        # R24, R25: from the three opponents; R28-R30: the pool; ev_total is their sum
+        assert Fraction(c["ev_payments_exact"]) == 3 * Fraction(c["ev_per_opponent_exact"])
+        assert Fraction(c["ev_total_exact"]) == (Fraction(c["ev_payments_exact"])
+                                                 + Fraction(c["pool_term_exact"]))
     rec = data["recommendation"]
     assert rec["bid"] == "pass" or rec["bid"] in LADDER
     assert rec["trump"] in ("S", "H", "D", "C", None)
@@ -231,8 +220,11 @@ def test_json_schema_keys_and_types_injected(monkeypatch, capsys):
     assert main(["hand", HAND, "--samples", "30", "--seed", "9", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     _check_schema(data, 30)
-    assert data["seed"] == 9 and data["pool"] == 40
-    assert data["recommendation"]["bid"] == "GS"  # double-dummy GS made always: 3 x 160 + 40
+    assert data["seed"] == 9 and data["pool"] == 40 and data["exact"] is False
+    assert data["trump_rule"] == "natural"
+    # GM made always: 3 x 40 + 40; GS (3 x 160 + 40 double-dummy) is never recommended
+    assert data["recommendation"]["bid"] == "GM"
+    assert data["recommendation"]["text"].startswith("bid GM")
 
 
 def test_text_report_states_samples_time_and_widths(monkeypatch, capsys):
@@ -244,19 +236,11 @@ def test_text_report_states_samples_time_and_widths(monkeypatch, capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "Samples: 40 (seed 0)" in out and "Wilson" in out and " s (" in out
-    assert "S holds ♠K" in out and "Double-dummy only" in out
+    assert "S holds ♠K" in out and "Double-dummy play" in out
     assert "Little misère is made in 100.0%" in out
+    assert "EV/opp" in out and "payments" in out and "EV total" in out
 
 
-def test_plot_renders_and_closes(tmp_path):
-    import matplotlib.pyplot as plt
-
-    from reports.hand_plot import render
-
-    result = summarise(prepare(HAND, samples=12), *_fake(12, [5, 6, 7, 8], False, True))
-    path = render(result, tmp_path / "hand.png")
-    assert path.stat().st_size > 1000
-    assert plt.get_fignums() == []
 
 
 # ------------------------------------------------------------ command line errors
@@ -275,6 +259,8 @@ def test_plot_renders_and_closes(tmp_path):
         (["hand", HAND, "--position", "first"], "position"),
         (["hand", HAND, "--samples", "-3"], "samples"),
         (["hand", HAND, "--pool", "x"], "pool"),
+        (["hand", HAND, "--pool", "2.5"], "pool must be a whole number"),
+        (["hand", HAND, "--pool", "251"], "pool must be 0..250"),
         (["hand", HAND, "--first-preference", "Q"], "suit"),
     ],
 )
@@ -293,7 +279,6 @@ def test_cli_bad_input_exits_2_with_one_line(argv, words, capsys, monkeypatch):
 # ------------------------------------------------- end to end: real dealing + solver
 
 
-@needs_solver
 def test_r10_thirteen_trumps_make_13_every_sample():
     n = sized(16, 200)
     result = analyse_hand(ALL_SPADES, position=2, samples=n, seed=3)
@@ -304,7 +289,6 @@ def test_r10_thirteen_trumps_make_13_every_sample():
     assert result.recommendation.ev_total == 3 * 170 + 40  # R24 + R28
 
 
-@needs_solver
 def test_r15_low_hand_makes_both_miseres_and_verdict_is_bid():
     n = sized(16, 200)
     result = analyse_hand(LOW_HAND, position=1, samples=n, seed=5)
@@ -312,9 +296,19 @@ def test_r15_low_hand_makes_both_miseres_and_verdict_is_bid():
     assert rows["LM"]["made"] == n and rows["GM"]["made"] == n
     assert result.little_misere.verdict == "bid" and result.little_misere.p_make == 1.0
     assert "bid it" in result.little_misere.text()
+    # R16: GS pays most and is made double-dummy whenever GM is, but is never recommended
+    assert rows["GS"]["ev_total_exact"] > rows["GM"]["ev_total_exact"]
+    assert result.recommendation.bid == "GM"
 
 
-@needs_solver
+def test_r16_cli_never_recommends_a_spread_for_the_low_hand(capsys):
+    n = sized(8, 100)
+    assert main(["hand", LOW_HAND, "--samples", str(n), "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Recommendation: bid GM" in out
+    assert "bid GS" not in out and "bid LS" not in out and "never recommended" in out
+
+
 def test_results_reproduce_from_the_seed():
     n = sized(8, 100)
     a = analyse_hand(PASS_HAND, samples=n, seed=11, known="W:..K.").to_dict()
@@ -341,7 +335,6 @@ def test_known_cards_are_always_where_they_were_put():
     assert (np.bitwise_count(deals) == 13).all()
 
 
-@needs_solver
 def test_recommendation_is_pass_for_a_hopeless_hand():
     """Four aces and nothing else: misères fail, no number pays its risk (R24, R29)."""
     n = sized(12, 200)
@@ -351,7 +344,6 @@ def test_recommendation_is_pass_for_a_hopeless_hand():
 
 
 
-@needs_solver
 def test_json_schema_real_run(capsys):
     assert main(["hand", PASS_HAND, "--samples", "6", "--seed", "2", "--json"]) == 0
     _check_schema(json.loads(capsys.readouterr().out), 6)
@@ -371,11 +363,10 @@ def test_default_budget_means_auto_and_explicit_counts_stay_fixed():
     assert prepare(HAND, samples=7).budget is None and prepare(HAND, samples=7).samples == 7
 
 
-@needs_solver
 def test_r15_budgeted_default_equals_a_fixed_run_of_the_count_it_solved(monkeypatch):
-    import analyser.hand as hand_module
+    import analyser.hand_query as hand_query
 
-    monkeypatch.setattr(hand_module, "BUDGET_SECONDS", 0.5)
+    monkeypatch.setattr(hand_query, "BUDGET_SECONDS", 0.5)
     auto = analyse_hand(LOW_HAND, position=1, seed=5)
     assert auto.query.budget == 0.5
     assert 1 <= auto.samples <= BUDGET_MAX_SAMPLES
@@ -383,7 +374,8 @@ def test_r15_budgeted_default_equals_a_fixed_run_of_the_count_it_solved(monkeypa
     a, b = auto.to_dict(), fixed.to_dict()
     assert a["samples_budget_seconds"] == 0.5 and b["samples_budget_seconds"] is None
     for d in (a, b):
-        for key in ("seconds", "samples_per_second", "samples_budget_seconds"):
+        for key in ("seconds", "samples_per_second", "samples_budget_seconds",
+                    "samples_budget_max"):
             d.pop(key)
     assert a == b  # completion i depends only on the seed
     assert auto.little_misere.verdict == "bid"  # R15: the 2-3-4 hand makes LM every time
@@ -391,7 +383,7 @@ def test_r15_budgeted_default_equals_a_fixed_run_of_the_count_it_solved(monkeypa
 
 def test_budget_steps_grow_no_faster_than_the_solved_count(monkeypatch):
     # a few easy completions first, then slow ones: the rate from the easy ones must not
-    # size one huge step (a 10 s budget once overran fivefold that way)
+    # size one step that overruns the budget
     import dataclasses
     import time
 
@@ -416,3 +408,182 @@ def test_budget_steps_grow_no_faster_than_the_solved_count(monkeypatch):
     assert spent < 0.6, (spent, calls)  # within twice the budget
     assert all(calls[i] <= max(2, sum(calls[:i])) for i in range(len(calls)))
     assert len(tricks) == sum(calls)
+
+
+# ---------------------------------------------------- spreads are never recommended (R16)
+
+
+def test_r16_spreads_are_shown_but_never_recommended_injected():
+    """Every misère and spread made, numbers hopeless: GS would pay most double-dummy."""
+    result = summarise(prepare(HAND, samples=20), *_fake(20, [0, 0, 0, 0], True, True))
+    rows = {r["contract"]: r for r in result.rows}
+    assert rows["GS"]["p_make"] == 1.0
+    assert rows["GS"]["ev_total_exact"] > rows["GM"]["ev_total_exact"] > 0
+    assert not rows["LS"]["recommendable"] and not rows["GS"]["recommendable"]
+    assert all(rows[c]["recommendable"] for c in LADDER if c not in ("LS", "GS"))
+    assert result.recommendation.bid == "GM"
+    assert any("never recommended" in note for note in result.notes)
+    data = result.to_dict()
+    assert [c["contract"] for c in data["contracts"] if not c["recommendable"]] == ["LS", "GS"]
+
+
+def test_r15_little_misere_is_weighed_against_numbers_never_a_spread():
+    result = summarise(prepare(HAND, samples=10), *_fake(10, [0, 0, 0, 0], False, True))
+    assert result.recommendation.bid == "LM"  # LS is made as often and pays more
+    assert result.little_misere.against == "pass"
+    assert result.little_misere.verdict == "bid"
+
+
+# ----------------------------------------------- the trump is fixed before the samples (R12)
+
+
+def test_r12_numbers_are_played_in_the_natural_trump_whatever_the_samples_say():
+    """HAND's natural trump is spades; hearts or diamonds doing better on these samples
+    changes neither the trump nor the estimate of any number."""
+    a = summarise(prepare(HAND, samples=10), *_fake(10, [7, 9, 4, 2], False, False))
+    b = summarise(prepare(HAND, samples=10), *_fake(10, [7, 3, 12, 2], False, False))
+    for row_a, row_b in zip(a.rows[:3] + a.rows[4:6], b.rows[:3] + b.rows[4:6], strict=True):
+        assert row_a["trump"] == row_b["trump"] == "S"
+        assert row_a["made"] == row_b["made"] and row_a["ev_total_exact"] == row_b["ev_total_exact"]
+    assert a.recommendation.bid == b.recommendation.bid == "7"
+    assert a.recommendation.trump == 0
+    assert a.to_dict()["trump_rule"] == "natural"
+
+
+def test_r12_reported_make_rate_is_unbiased():
+    """Four equally good trumps, each making 7 half the time: the reported P(make) averages
+    1/2 over many runs, where the best of four on the same samples would average about 0.66."""
+    reps, n = sized(300, 3000), 10
+    rng = np.random.default_rng(5)
+    query = prepare(HAND, samples=n)
+    reported, best_of_four = [], []
+    for _ in range(reps):
+        tricks = rng.integers(6, 8, size=(n, 4)).astype(np.int8)
+        result = summarise(query, tricks, np.zeros(n, bool), np.zeros(n, bool))
+        reported.append(result.rows[LADDER.index("7")]["p_make"])
+        best_of_four.append((tricks >= 7).mean(axis=0).max())
+    se = 0.5 / np.sqrt(reps * n)
+    assert abs(np.mean(reported) - 0.5) < 4 * se
+    assert np.mean(best_of_four) > 0.5 + 10 * se  # the bias a choice on these samples has
+
+
+# ------------------------------------------------------- every card known: one exact solve
+
+FULL_DEAL_KNOWN = "E:AKQJT9876.AKQJ.. S:.T98765.AKQJT98. W:..765.AKQJT98765"
+
+
+def test_all_other_cards_known_is_one_exact_sample():
+    for samples in (500, None, "auto"):
+        query = prepare(LOW_HAND, samples=samples, known=FULL_DEAL_KNOWN)
+        assert query.exact and query.samples == 1 and query.budget is None
+    assert not prepare(LOW_HAND, samples=5, known="E:AKQJT9876.AKQJ..").exact
+
+
+def test_exact_deal_is_solved_once_and_says_so(capsys):
+    argv = ["hand", LOW_HAND, "--samples", "50", "--known", FULL_DEAL_KNOWN]
+    assert main(argv + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] is True and data["samples"] == 1 and data["max_ci_half_width"] == 0
+    for c in data["contracts"]:
+        assert c["ci_low"] == c["p_make"] == c["ci_high"] and c["p_make"] in (0.0, 1.0)
+    assert all(sum(counts) == 1 for counts in data["tricks"].values())
+    assert "on this deal" in data["little_misere"]["text"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Exact: every card is known" in out and "95%" not in out
+
+
+# ------------------------------------------------------------------------------ the plot
+
+
+def _no_solving(*_args, **_kwargs):
+    raise AssertionError("a bad --plot must be refused before dealing")
+
+
+def test_plot_path_is_checked_before_solving(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("analyser.hand.simulate", _no_solving)
+    (tmp_path / "file.txt").write_text("x")
+    for plot, words in [
+        (tmp_path / "hand.xyz", "unsupported format 'xyz'"),
+        (tmp_path / "hand", "unsupported format"),
+        (tmp_path / "file.txt" / "hand.png", "is not a folder"),
+        ("/proc/hand.png", "not writable"),  # read-only even for root
+        (tmp_path, "is a folder"),
+    ]:
+        assert main(["hand", HAND, "--samples", "5", "--plot", str(plot)]) == 2
+        captured = capsys.readouterr()
+        lines = captured.err.strip().splitlines()
+        assert captured.out == "" and len(lines) == 1 and words in lines[0], (plot, lines)
+
+
+def test_plot_is_drawn_from_the_plain_dict(tmp_path, capsys, monkeypatch):
+    _patch_solver(monkeypatch, [5, 6, 7, 8], False, True)
+    seen = {}
+
+    def fake_render(data, path):
+        seen.update(data=data, path=path)
+        return path
+
+    monkeypatch.setattr("reports.hand_plot.render", fake_render)
+    plot = tmp_path / "new" / "hand.png"
+    assert main(["hand", HAND, "--samples", "12", "--plot", str(plot)]) == 0
+    assert f"Plot written to {plot}" in capsys.readouterr().out
+    data = seen["data"]
+    assert seen["path"] == plot and json.loads(json.dumps(data)) == data  # JSON types only
+    assert data["samples"] == 12 and set(data["tricks"]) == {"S", "H", "D", "C"}
+    for key in ("hand", "position"):
+        assert key in data
+    for c in data["contracts"]:
+        assert {"contract", "p_make", "ci_low", "ci_high"} <= set(c)
+    assert isinstance(data["little_misere"]["breakeven"], float)
+    assert isinstance(data["recommendation"]["call"], str)
+
+
+def test_plot_write_failure_prints_the_analysis_then_one_error_line(tmp_path, capsys,
+                                                                   monkeypatch):
+    _patch_solver(monkeypatch, [5, 6, 7, 8], False, True)
+
+    def failing(data, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("reports.hand_plot.render", failing)
+    assert main(["hand", HAND, "--samples", "12", "--plot", str(tmp_path / "h.png")]) == 2
+    captured = capsys.readouterr()
+    assert "Recommendation:" in captured.out and "Plot written" not in captured.out
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and "could not write the plot" in lines[0]
+    assert "No space left" in lines[0] and lines[0].startswith("boston-analyser hand")
+
+
+# ------------------------------------------------------------------- the text report
+
+
+def test_text_report_renders_the_plain_dict():
+    from reports.hand_text import render
+
+    result = summarise(prepare(HAND, samples=8, known="E:K.A.. W:..Q."),
+                       *_fake(8, [5, 6, 7, 8], True, True))
+    data = json.loads(result.to_json())
+    text = render(data)
+    assert text.startswith(f"Hand {HAND} (4-3-3-3) at position 0 (seat N; dealer W, N leads)")
+    assert "Known: E holds ♠K ♥A; W holds ♦Q" in text
+    lines = text.splitlines()
+    for c in data["contracts"]:
+        assert any(line.startswith(f"{c['contract']:<8} ") for line in lines), c["contract"]
+    assert any(line.startswith("GS ") and "GS*" in line for line in lines)
+    assert "* shown, never recommended" in text
+    assert "Numbers are played in S, the hand's natural trump" in text
+    assert "Recommendation: " + data["recommendation"]["text"] in text
+    assert data["little_misere"]["text"] in text
+    assert all("Note: " + note in text for note in data["notes"])
+
+
+def test_reports_hand_text_imports_nothing_from_analyser():
+    import ast
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "reports" / "hand_text.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        assert not any(n.split(".")[0] == "analyser" for n in names)

@@ -92,9 +92,9 @@ def test_expected_payment_hand_computed_numeric():
     assert list(payments("8", tricks=tricks)) == [-35, 25, 25, -25, -45, 25]
     e = expected_payment("8", tricks=tricks, pool=40)
     assert e.deals == 6 and e.made == 3 and e.p_make == Fraction(1, 2)
-    assert e.per_opponent == -5 and e.total == -15
+    assert e.per_opponent == -5 and e.payments == -15  # R24: 3 x per opponent
     assert e.pool_term == 0  # 3 wins of 40, 3 doublings of 40
-    assert e.with_pool == -15
+    assert e.total == -15  # payments + pool term
     assert e.mean_undertricks == 2  # failures by 2, 1, 3
     assert e.undertricks == (0, 1, 1, 1, 0, 0, 0, 0, 0)
 
@@ -103,16 +103,23 @@ def test_expected_payment_exact_thirds():
     e = expected_payment("5", tricks=[5, 4, 4], pool=40)
     assert e.per_opponent == Fraction(10 - 10 - 10, 3)
     assert e.pool_term == Fraction(-80, 3)  # made 5 conceded (0), two failures (-40 each)
-    assert e.with_pool == -10 - Fraction(80, 3)
+    assert e.payments == -10 and e.total == -10 - Fraction(80, 3)
     assert e.mean_undertricks == 1
     e2 = expected_payment("5", tricks=[5, 4, 4], pool=40, defenders_concede=False)
     assert e2.pool_term == Fraction(-40, 3)
 
 
+def test_expected_payment_has_no_with_pool_field():
+    """`total` is the one name of the whole expected result (payments + pool term)."""
+    e = expected_payment("7", tricks=[7], pool=40)
+    assert (e.payments, e.pool_term, e.total) == (60, 40, 100)  # R24 + R28
+    assert not hasattr(e, "with_pool")
+
+
 def test_expected_payment_misere():
     e = expected_payment("LM", made=[True, False, True], pool=40)
-    assert e.per_opponent == Fraction(20, 3) and e.total == 20
-    assert e.pool_term == Fraction(40, 3) and e.with_pool == Fraction(100, 3)
+    assert e.per_opponent == Fraction(20, 3) and e.payments == 20  # R25
+    assert e.pool_term == Fraction(40, 3) and e.total == Fraction(100, 3)  # R28, R29
     assert e.mean_undertricks is None and e.undertricks == ()
     assert e.made == 2 and e.p_make == Fraction(2, 3)
 
@@ -156,7 +163,8 @@ def _slow_expected(contract_n, tricks, pool, concede=True):
 )
 def test_expected_payment_matches_slow_reference(n, tricks, pool, concede):
     e = expected_payment(str(n), tricks=np.array(tricks), pool=pool, defenders_concede=concede)
-    assert e.with_pool == _slow_expected(n, tricks, pool, concede)
+    assert e.total == _slow_expected(n, tricks, pool, concede)
+    assert e.total == e.payments + e.pool_term and e.payments == 3 * e.per_opponent
     assert e.made == sum(t >= n for t in tricks)
     assert sum(e.undertricks) == e.deals - e.made
 
@@ -192,3 +200,48 @@ def test_breakeven_is_where_bidding_equals_alternative(gain, loss, alt, p):
         assert ev < alt
     else:
         assert ev == alt
+
+
+# ------------------------------------------------------ a contract is read once per call
+
+
+def _count_parses(monkeypatch):
+    import analyser.contracts as contracts
+
+    calls = []
+    original = contracts._normalise
+
+    def counting(text):
+        calls.append(text)
+        return original(text)
+
+    monkeypatch.setattr(contracts, "_normalise", counting)
+    return calls
+
+
+@pytest.mark.parametrize("contract, outcome", [
+    ("8", {"tricks": np.array([8, 6, 9])}),
+    ("LS", {"made": np.array([True, False])}),
+])
+def test_expected_payment_reads_its_contract_once(monkeypatch, contract, outcome):
+    calls = _count_parses(monkeypatch)
+    expected_payment(contract, pool=40, **outcome)
+    assert calls == [contract]
+
+
+def test_outcome_value_reads_its_contract_once(monkeypatch):
+    calls = _count_parses(monkeypatch)
+    assert outcome_value("7", tricks=7, pool=40) == 3 * 20 + 40
+    assert calls == ["7"]
+
+
+def test_payments_take_a_contract_value_without_reading_text(monkeypatch):
+    from analyser.contracts import as_contract
+
+    eight, lm = as_contract("8"), as_contract("LM")
+    calls = _count_parses(monkeypatch)
+    assert expected_payment(eight, tricks=np.array([8, 6])).contract == "8"
+    assert payment(eight, tricks=6) == -35 and declarer_total(lm, made=True) == 60
+    assert pool_term(lm, made=False, pool=40) == -40
+    assert list(outcome_counts(lm, made=np.array([True, True, False]))) == [1, 2]
+    assert calls == []
