@@ -1,5 +1,6 @@
 """`boston-analyser shapes`: suit-length patterns of random deals against their exact odds."""
 
+import sys
 import time
 
 from analyser import options
@@ -14,9 +15,10 @@ independent, so the p-value is approximate; a tiny p-value on a large run would
 still point at a biased dealer.
 
 The deals are dealt and counted 1,000,000 at a time, so any N runs in bounded memory:
-the first million are the deals of `deal_random(N, S)` itself, each further million
-comes from a stream of its own, SeedSequence(S, spawn_key=(b,)) for block b. The same
-N and S always give the same table.
+block 0 comes from S itself (so N up to a million deals exactly `deal_random(N, S)`),
+block b from a stream of its own, SeedSequence(S, spawn_key=(b,)). The same N and S
+always give the same table. A progress bar with the time left is shown on a
+terminal.
 
 Example: boston-analyser shapes --deals 1000000 --seed 7
 """
@@ -34,6 +36,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     """Deal, count patterns, print the table and the chi-square test; 0 on success."""
     # imported here so that `--help` and bad input answer without loading the kernels
+    from tqdm import tqdm
+
     from analyser.shapes import (
         chi_square,
         pattern_frame,
@@ -42,7 +46,10 @@ def run(args) -> int:
     )
 
     started = time.perf_counter()
-    table = pattern_frame(random_pattern_counts(args.deals, args.seed))
+    with tqdm(total=args.deals, unit="deal", desc="dealing", disable=not sys.stderr.isatty(),
+              dynamic_ncols=True, unit_scale=True) as bar:
+        counts = random_pattern_counts(args.deals, args.seed, progress=bar.update)
+    table = pattern_frame(counts)
     elapsed = time.perf_counter() - started
     hands = int(table["observed"].sum())
 

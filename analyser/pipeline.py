@@ -297,8 +297,8 @@ def check_parts(out, config: RunConfig) -> list[int]:
         chunk, problem = min(parts.broken.items())
         path = Path(out) / store.HANDS_DIR / store.part_name(chunk)
         raise UserError(
-            f"{str(path)!r} is damaged ({problem}); run `boston-analyser run` with the same "
-            "options to solve it again"
+            f"part {str(path)!r} is damaged: it {problem}; run `boston-analyser run` with "
+            "the same options to solve it again"
         )
     missing = parts.missing(range(config.n_chunks))
     if missing:

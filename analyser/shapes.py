@@ -108,15 +108,22 @@ def block_seed(seed: int, block: int):
     return seed if block == 0 else np.random.SeedSequence(seed, spawn_key=(block,))
 
 
-def random_pattern_counts(n: int, seed: int, block: int = DEAL_BLOCK) -> np.ndarray:
+def random_pattern_counts(n: int, seed: int, block: int | None = None,
+                          progress=None) -> np.ndarray:
     """Pattern counts (39,) of the 4n hands of n uniformly random deals from `seed`, dealt
-    `block` deals at a time (block b from `block_seed(seed, b)`): memory stays bounded
-    whatever n, and the same (n, seed, block) always gives the same counts."""
+    `block` (default DEAL_BLOCK) deals at a time, block b from `block_seed(seed, b)`:
+    memory stays bounded whatever n, and the same (n, seed, block) always gives the same
+    counts. `progress`, if given, is called with each block's number of deals once counted.
+    """
     from analyser.dealing import deal_random
 
+    block = block or DEAL_BLOCK
     counts = np.zeros(len(PATTERNS), dtype=np.int64)
     for index, start in enumerate(range(0, n, block)):
-        counts += pattern_counts(deal_random(min(block, n - start), block_seed(seed, index)))
+        size = min(block, n - start)
+        counts += pattern_counts(deal_random(size, block_seed(seed, index)))
+        if progress is not None:
+            progress(size)
     return counts
 
 

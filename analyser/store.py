@@ -231,7 +231,7 @@ def part_problem(out, chunk: int, rows: int, deal_ids: tuple[int, int]) -> str |
     try:
         meta = pq.read_metadata(path)
     except (OSError, pa.ArrowException) as exc:
-        return f"unreadable ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+        return f"is unreadable ({_first_sentence(exc)})"
     if meta.num_rows != rows:
         return f"holds {meta.num_rows} rows where the run needs {rows}"
     names = meta.schema.names
@@ -248,6 +248,12 @@ def part_problem(out, chunk: int, rows: int, deal_ids: tuple[int, int]) -> str |
     if rows and (low, high) != deal_ids:
         return f"holds deals {low}..{high} where chunk {chunk} has {deal_ids[0]}..{deal_ids[1]}"
     return None
+
+
+def _first_sentence(exc: Exception) -> str:
+    """The first sentence of an exception's message (pyarrow's run on), for one line."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text.split(". ")[0].rstrip(".")
 
 
 def survey_parts(out, expected: dict) -> Parts:
@@ -283,8 +289,7 @@ def read_part(out, chunk: int) -> pd.DataFrame:
     try:
         return pq.read_table(path).to_pandas()
     except (OSError, pa.ArrowException) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise UserError(f"cannot read {path}: {reason}") from None
+        raise UserError(f"cannot read {path}: {_first_sentence(exc)}") from None
 
 
 def read_hands(out, chunks=None) -> pd.DataFrame:

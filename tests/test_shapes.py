@@ -155,7 +155,6 @@ def test_shapes_command_never_holds_more_than_one_block_of_deals(monkeypatch, ca
         return real(deals)
 
     monkeypatch.setattr(shapes, "DEAL_BLOCK", 1000)
-    monkeypatch.setattr(shapes.random_pattern_counts, "__defaults__", (1000,))
     monkeypatch.setattr(shapes, "pattern_counts", counting)
     assert cli.main(["shapes", "--deals", "2500", "--seed", "1"]) == 0
     assert sizes == [1000, 1000, 500]
