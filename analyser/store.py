@@ -125,8 +125,8 @@ def locked(out):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise UserError(
-                f"{str(out)!r} is in use by another boston-analyser command (it holds "
-                f"{LOCK_FILE}); wait for it to finish or use another directory"
+                f"{str(out)!r} is in use by another boston-analyser command (which holds "
+                f"{LOCK_FILE} there); wait for it to finish or use another directory"
             ) from None
         yield
     finally:
