@@ -6,6 +6,8 @@ so they are asked again. A call is "pass" or a bid of analyser/contracts.py ("8"
 "8-2nd", "8-1st", "LM", ...); spelling is case-insensitive.
 """
 
+import numpy as np
+
 from analyser.cards import SEAT_LETTERS, CardError, parse_seat
 from analyser.contracts import BID_ORDER, bid_rank, is_numeric, parse_bid
 from analyser.errors import UserError
@@ -63,7 +65,8 @@ class Auction:
         if isinstance(call, str) and call.strip().lower() == PASS:
             return PASS
         try:
-            contract, tier = parse_bid(call)
+            # a numpy integer is read as the Python int it equals, as everywhere in the API
+            contract, tier = parse_bid(int(call) if isinstance(call, np.integer) else call)
         except ValueError:
             raise IllegalCall(
                 index, call, seat,
@@ -121,11 +124,7 @@ def run_auction(calls, dealer):
 
     `calls` start with the dealer's left; `dealer` is 0..3 or N/E/S/W.
     """
-    if isinstance(calls, str):
-        raise ValueError("calls: give a sequence of calls such as ['pass', '8'], not one string")
-    auction = Auction(dealer)
-    for call in calls:
-        auction.call(call)
+    auction = _replay(calls, dealer)
     if not auction.finished:
         raise IllegalCall(
             None, None, auction.to_call,
@@ -137,10 +136,20 @@ def run_auction(calls, dealer):
 
 def legal_calls(calls, dealer) -> tuple:
     """The calls legal after the (legal, unfinished or finished) sequence `calls`."""
+    return _replay(calls, dealer).legal_calls()
+
+
+def _replay(calls, dealer) -> Auction:
+    """An auction after `calls` (IllegalCall if `calls` is not a sequence of calls)."""
     auction = Auction(dealer)
+    if isinstance(calls, (str, bytes)) or not hasattr(calls, "__iter__"):
+        raise IllegalCall(
+            None, calls, auction.to_call,
+            f"give a sequence of calls such as ['pass', '8'], not {type(calls).__name__}",
+        )
     for call in calls:
         auction.call(call)
-    return auction.legal_calls()
+    return auction
 
 
 __all__ = ["IllegalCall", "Auction", "run_auction", "legal_calls", "PASS", "PARTOUT"]

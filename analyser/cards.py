@@ -49,8 +49,13 @@ def card_name(card: int) -> str:
     return SUIT_SYMBOLS[card // 13] + ("10" if card % 13 == 8 else RANK_CHARS[card % 13])
 
 
+HAND_SIZE = 13  # R5: a full hand; an ending holds fewer, never more
+
+
 def parse_hand(text: str) -> int:
-    """Mask of a PBN hand "AKQ.JT9.876.5432" (suits S.H.D.C, `T` or `10`, voids empty)."""
+    """Mask of a PBN hand "AKQ.JT9.876.5432" (suits S.H.D.C, `T` or `10`, voids empty).
+
+    A hand holds at most 13 cards (fewer in an ending, API.md "Formats")."""
     if not isinstance(text, str):
         raise CardError(f"hand must be text like 'AKQ.JT9.876.5432', got {type(text).__name__}")
     suits = text.strip().split(".")
@@ -67,6 +72,10 @@ def parse_hand(text: str) -> int:
             if mask & bit:
                 raise CardError(f"hand {text!r}: duplicate card {card_name(13 * suit + rank)}")
             mask |= bit
+    if mask.bit_count() > HAND_SIZE:
+        raise CardError(
+            f"hand {text!r} holds {mask.bit_count()} cards; a hand holds at most {HAND_SIZE}"
+        )
     return mask
 
 

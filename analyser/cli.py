@@ -1,21 +1,32 @@
 """The `boston-analyser` command: one subcommand per module `analyser.cmd_<name>`.
 
 Each subcommand module defines `HELP` (one line), `DESCRIPTION` (the --help text),
-`add_arguments(parser)` and `run(args) -> int`. A `UserError` (bad input) is printed as
-one line and exits with code 2, never as a traceback.
+`add_arguments(parser)` and `run(args) -> int`. Bad input, whether argparse finds it or
+an option's check (analyser/options.py, run as the options are parsed) or the command
+raises `UserError`, is printed as one line and exits with code 2, never as a traceback;
+so is a file the system refuses (OSError). Before the first kernel work of a command that
+compiles kernels, a cold kernel cache is announced on stderr (analyser/jit_notice.py).
 """
 
 import argparse
 import sys
 from importlib import import_module
 
+from analyser import jit_notice
 from analyser.errors import UserError
 
 SUBCOMMANDS = ("run", "report", "hand", "shapes")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors as one line (`boston-analyser run: error: ...`)."""
+
+    def error(self, message):
+        raise UserError(f"{message} (see {self.prog} --help)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="boston-analyser",
         description=(
             "Monte Carlo strategy analyser for Boston (American decimal settlement, "
@@ -39,15 +50,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "_module", None) is None:
-        parser.print_help()
-        return 2
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((a for a in argv if a in SUBCOMMANDS), None)
+    prefix = f"boston-analyser {command}" if command else "boston-analyser"
     try:
+        args = parser.parse_args(argv)
+        if getattr(args, "_module", None) is None:
+            parser.print_help()
+            return 2
+        prefix = f"boston-analyser {args.command}"
+        jit_notice.arm(args.command)
         return int(args._module.run(args) or 0)
     except UserError as exc:
-        print(f"boston-analyser {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{prefix}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"{prefix}: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"boston-analyser {args.command}: interrupted", file=sys.stderr)
+        print(f"{prefix}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        jit_notice.arm("")

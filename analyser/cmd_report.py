@@ -6,15 +6,17 @@ reports/charts.py and reports/html.py only draw and lay them out.
 
 import datetime
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
-from analyser import store
+from analyser import options, store
 from analyser.aggregate import DD_BEST, NATURAL, NO_TRUMP, feature_bin_labels, misere_breakeven
+from analyser.constants import MAX_POOL
 from analyser.contracts import LADDER
 from analyser.errors import UserError
-from analyser.pipeline import RunConfig, store_tables
+from analyser.pipeline import RunConfig, check_parts, store_tables
 from reports.html import Image, Params, Section, Table, Text, render_page
 
 HELP = "rebuild DIR/report.html from a run's stored results (no solving)"
@@ -24,7 +26,9 @@ Rebuilds DIR/report.html from the results `boston-analyser run` stored in DIR, w
 solving anything again. The aggregated tables (summary, by_position, misere_features,
 best_bids, shape_frequencies) are read from DIR; any that are missing are computed again
 from the stored hands (DIR/hands). A run that was interrupted must be finished first
-(run the same `boston-analyser run` command again).
+(run the same `boston-analyser run` command again); a damaged part is refused the same way.
+With --pool P the tables are aggregated again for an active pool of P units (the pool term
+of expected payments, R28-R30) from the stored hands, still without solving.
 
 The page is self-contained (charts embedded as PNG) and meant for a reader who knows
 Boston but not this program.
@@ -38,49 +42,66 @@ SEAT_NAMES = ("North", "East", "South", "West")
 
 
 def add_arguments(parser):
-    """The one argument of `report`: the run directory."""
+    """The run directory, and optionally another pool to aggregate for."""
     parser.add_argument("dir", metavar="DIR", help="a directory written by `boston-analyser run`")
+    parser.add_argument("--pool", type=lambda text: options.pool(text, "--pool"), default=None,
+                        metavar="P",
+                        help=f"aggregate again for an active pool of P units, 0..{MAX_POOL} "
+                             "(R28-R30), without solving; recorded in DIR/run.json "
+                             "(default: the run's pool)")
 
 
 def run(args) -> int:
     """Rebuild the report of DIR; 0 on success."""
-    path = build_report(Path(args.dir))
+    path = build_report(Path(args.dir), pool=args.pool)
     print(f"report: {path}")
     return 0
 
 
 def load_tables(out: Path, config: RunConfig) -> dict[str, pd.DataFrame]:
-    """The stored result tables of DIR, recomputed from the stored hands if any is missing."""
+    """The stored result tables of DIR, recomputed from the stored hands if any is missing
+    (UserError if a part is missing or damaged)."""
+    check_parts(out, config)
     if all((out / f"{name}.parquet").exists() for name in store.TABLE_NAMES):
         return {name: store.read_table(out, name) for name in store.TABLE_NAMES}
     return store_tables(out, config)
 
 
-def build_report(out) -> Path:
-    """Write DIR/report.html from DIR's stored results; return its path."""
+def build_report(out, pool=None) -> Path:
+    """Write DIR/report.html from DIR's stored results; return its path.
+
+    With `pool` other than the run's, the tables are aggregated again for that pool
+    (R28-R30) from the stored hands, and the pool is recorded in DIR/run.json.
+    """
     out = Path(out)
     if not out.is_dir():
         raise UserError(f"{str(out)!r} is not a directory")
-    config = RunConfig(**store.load_config(out))
-    tables = load_tables(out, config)
-    stats_path = out / store.STATS_FILE
-    stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
-    page = render_page(
-        "Boston: what each bid earns, by hand shape",
-        _intro(config),
-        [
-            _section_parameters(config, stats, tables),
-            _section_heatmap(tables["summary"]),
-            _section_best_bids(tables["best_bids"]),
-            _section_ev(tables["summary"], config),
-            _section_misere(tables["misere_features"], config),
-            _section_positions(tables["by_position"]),
-            _section_shapes(tables["shape_frequencies"]),
-            _section_notes(config),
-        ],
-    )
-    path = out / store.REPORT_FILE
-    store.write_text(path, page)
+    config = RunConfig.from_dict(store.load_config(out))
+    with store.locked(out):
+        if pool is not None and options.pool(pool) != config.pool:
+            config = replace(config, pool=options.pool(pool))
+            tables = store_tables(out, config)
+            store.save_config(out, config.as_dict())
+        else:
+            tables = load_tables(out, config)
+        stats_path = out / store.STATS_FILE
+        stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+        page = render_page(
+            "Boston: what each bid earns, by hand shape",
+            _intro(config),
+            [
+                _section_parameters(config, stats, tables),
+                _section_heatmap(tables["summary"]),
+                _section_best_bids(tables["best_bids"]),
+                _section_ev(tables["summary"], config),
+                _section_misere(tables["misere_features"], config),
+                _section_positions(tables["by_position"]),
+                _section_shapes(tables["shape_frequencies"]),
+                _section_notes(config),
+            ],
+        )
+        path = out / store.REPORT_FILE
+        store.write_text(path, page)
     return path
 
 

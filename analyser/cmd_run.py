@@ -3,15 +3,13 @@
 import sys
 from pathlib import Path
 
-from analyser.constants import MAX_POOL
-from analyser.errors import UserError
-from analyser.pipeline import DEFAULT_CHUNK, DEFAULT_POOL, RunConfig, available_cores, run_analysis
+from analyser import options
+from analyser.constants import DEFAULT_POOL, MAX_POOL
+from analyser.pipeline import DEFAULT_CHUNK, MAX_DEALS, RunConfig, available_cores, run_analysis
 
-# Provisional: meant to take about 5 minutes on 2 cores with a warm numba cache; not yet
-# calibrated, because the first solver versions were too slow to time (bench/bench_run.py).
 DEFAULT_DEALS = 2000
 DEFAULT_SEED = 1
-DEFAULT_OUT = "out/default"
+DEFAULT_OUT = "out/run"  # a folder of its own: `make run` writes other files under out/default
 
 HELP = "deal random hands, solve them double-dummy, store and aggregate per shape, report"
 
@@ -45,16 +43,20 @@ Output in DIR (--out):
   run.json, run_stats.json   the configuration; run time and sizes
 
 Resuming: the deals are cut into chunks of --chunk deals, each with its own random
-stream derived from --seed, and each stored as soon as it is solved. Running the same
-command again after an interruption (Ctrl-C, a killed process) solves only the missing
-chunks; the tables come out identical to an uninterrupted run, and identical for any
---jobs. A DIR holding a run with other options is refused unless --force, which discards
-it. `boston-analyser report DIR` redraws the report without solving again.
+stream derived from --seed and its number only, and each stored as soon as it is solved.
+Running the same command again after an interruption (Ctrl-C, a killed process) solves
+only the missing chunks, and any part found damaged (said on stderr); the tables come out
+identical to an uninterrupted run, and identical for any --jobs. A run may grow: the same
+--seed and --chunk with more --deals solve only the new chunks, with the tables of a fresh
+run of that size; another --pool only aggregates again (so does `boston-analyser report
+DIR --pool P`). A DIR holding a run with another --seed or --chunk is refused unless
+--force, which discards it. One command at a time may write into a DIR (DIR/.lock).
+`boston-analyser report DIR` redraws the report without solving again.
 
 Options:
-  --deals N   number of random deals (default {DEFAULT_DEALS}); each deal gives 4 hands,
-              one per seat
-  --seed S    root seed, a non-negative integer (default {DEFAULT_SEED})
+  --deals N   number of random deals, 1..{MAX_DEALS:,} (default {DEFAULT_DEALS}); each deal
+              gives 4 hands, one per seat
+  --seed S    root seed, 0..2^63-1 (default {DEFAULT_SEED})
   --jobs J    worker processes solving chunks in parallel (default: the cores available);
               numba's own threads are capped at cores / J per process
   --out DIR   output directory (default {DEFAULT_OUT})
@@ -62,53 +64,43 @@ Options:
               {DEFAULT_CHUNK}); part of the configuration, since it fixes the random streams
   --pool P    active pool in units for the pool term of expected payments, 0..{MAX_POOL}
               (R28-R30; default {DEFAULT_POOL})
-  --force     discard a run with other options in DIR instead of refusing it
+  --force     discard a run with another --seed or --chunk in DIR instead of refusing it
 A progress bar with the estimated time left is shown on a terminal.
 """
 
 
 def add_arguments(parser):
-    """Options of `run` (numbers are read as text and checked in `run`, so that a bad value
-    is one line and exit code 2 like every other input error)."""
-    parser.add_argument("--deals", default=str(DEFAULT_DEALS), metavar="N",
-                        help=f"number of random deals (default {DEFAULT_DEALS})")
-    parser.add_argument("--seed", default=str(DEFAULT_SEED), metavar="S",
-                        help=f"root seed, a non-negative integer (default {DEFAULT_SEED})")
-    parser.add_argument("--jobs", default=None, metavar="J",
-                        help="worker processes (default: the cores available)")
+    """Options of `run`; each number is checked as it is parsed (analyser/options.py), so a
+    bad value is one line and exit code 2 before anything is written."""
+    numbers = (
+        ("--deals", "N", options.argument(options.count, "--deals", 1, MAX_DEALS), DEFAULT_DEALS,
+         f"number of random deals, 1..{MAX_DEALS} (default {DEFAULT_DEALS})"),
+        ("--seed", "S", options.argument(options.seed, "--seed"), DEFAULT_SEED,
+         f"root seed, 0..2^63-1 (default {DEFAULT_SEED})"),
+        ("--jobs", "J", options.argument(options.count, "--jobs", 1, 1024), None,
+         "worker processes (default: the cores available)"),
+        ("--chunk", "K", options.argument(options.count, "--chunk", 1, MAX_DEALS),
+         DEFAULT_CHUNK, f"deals per chunk (default {DEFAULT_CHUNK})"),
+        ("--pool", "P", options.argument(options.pool, "--pool"), DEFAULT_POOL,
+         f"active pool in units, 0..{MAX_POOL} (default {DEFAULT_POOL})"),
+    )
+    for flag, metavar, check, default, text in numbers:
+        parser.add_argument(flag, type=check, default=default, metavar=metavar, help=text)
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"output directory (default {DEFAULT_OUT})")
-    parser.add_argument("--chunk", default=str(DEFAULT_CHUNK), metavar="K",
-                        help=f"deals per chunk (default {DEFAULT_CHUNK})")
-    parser.add_argument("--pool", default=str(DEFAULT_POOL), metavar="P",
-                        help=f"active pool in units, 0..{MAX_POOL} (default {DEFAULT_POOL})")
     parser.add_argument("--force", action="store_true",
-                        help="discard a run with other options in DIR instead of refusing")
-
-
-def whole_number(text, option: str) -> int:
-    """The integer value of an option given as text, or a UserError naming the option."""
-    try:
-        return int(str(text).strip())
-    except ValueError:
-        raise UserError(f"{option} must be a whole number, got {text!r}") from None
+                        help="discard a run with another seed or chunk in DIR instead of refusing")
 
 
 def config_from_args(args) -> tuple[RunConfig, int]:
-    """The run configuration and the number of jobs from parsed options (UserError if bad)."""
-    pool = whole_number(args.pool, "--pool")
-    if not 0 <= pool <= MAX_POOL:
-        raise UserError(f"--pool must be 0..{MAX_POOL} units (R30), got {pool}")
-    config = RunConfig(
-        deals=whole_number(args.deals, "--deals"),
-        seed=whole_number(args.seed, "--seed"),
-        chunk=whole_number(args.chunk, "--chunk"),
-        pool=pool,
-    )
-    jobs = available_cores() if args.jobs is None else whole_number(args.jobs, "--jobs")
-    if jobs < 1:
-        raise UserError(f"--jobs must be at least 1, got {jobs}")
+    """The run configuration and the number of jobs from parsed options."""
+    config = RunConfig(deals=args.deals, seed=args.seed, chunk=args.chunk, pool=args.pool)
+    jobs = available_cores() if args.jobs is None else args.jobs
     return config, jobs
+
+
+def _note(message: str) -> None:
+    print(f"boston-analyser run: note: {message}", file=sys.stderr)
 
 
 def run(args) -> int:
@@ -118,7 +110,7 @@ def run(args) -> int:
     config, jobs = config_from_args(args)
     out = Path(args.out)
     stats = run_analysis(out, config, jobs=jobs, force=args.force,
-                         progress=sys.stderr.isatty())
+                         progress=sys.stderr.isatty(), notify=_note)
     report = build_report(out)
     resumed = (f", {stats['chunks_resumed']} chunks resumed from an earlier run"
                if stats["chunks_resumed"] else "")

@@ -55,10 +55,10 @@ Bid.__doc__ = "A parsed bid: its contract ('8', 'LM', ...) and tier ('plain', '2
 
 def _normalise(text):
     """Canonical spelling of a contract or bid: upper-case misères, lower-case tiers."""
-    if isinstance(text, bool):
+    if isinstance(text, (bool, np.bool_)):
         return None
-    if isinstance(text, int):
-        return str(text)
+    if isinstance(text, (int, np.integer)):
+        return str(int(text))
     if not isinstance(text, str):
         return None
     t = text.strip()

@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from analyser import jit_notice
 from analyser.cards import SEAT_LETTERS, CardError, card_name, parse_hand, parse_seat
 from analyser.errors import UserError
 from kernels import dealing as _k
@@ -86,7 +87,9 @@ def _known_array(known) -> np.ndarray:
 def deal_random(n, seed) -> np.ndarray:
     """n independent, exactly uniformly random full deals as an (n, 4) uint64 array (by seat)."""
     count = _count(n)
-    return _k.deal_batch(_root(seed), count)
+    root = _root(seed)
+    jit_notice.fire()
+    return _k.deal_batch(root, count)
 
 
 def deal_known(known, n, seed) -> np.ndarray:
@@ -97,7 +100,9 @@ def deal_known(known, n, seed) -> np.ndarray:
     """
     count = _count(n)
     masks = _known_array(known)
-    return _k.deal_known_batch(_root(seed), masks, count)
+    root = _root(seed)
+    jit_notice.fire()
+    return _k.deal_known_batch(root, masks, count)
 
 
 def deal_with(hand, seat, n, seed) -> np.ndarray:
@@ -109,7 +114,9 @@ def deal_with(hand, seat, n, seed) -> np.ndarray:
     count = _count(n)
     known = np.zeros(4, dtype=np.uint64)
     known[s] = mask
-    return _k.deal_known_batch(_root(seed), known, count)
+    root = _root(seed)
+    jit_notice.fire()
+    return _k.deal_known_batch(root, known, count)
 
 
 def _card(card) -> int:

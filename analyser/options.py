@@ -57,3 +57,14 @@ def pool(value, name: str = "pool") -> int:
 def count(value, name: str, low: int = 1, high: int | None = None) -> int:
     """A count such as --deals, --samples, --jobs or --chunk, within [low, high]."""
     return whole_number(value, name, low, high)
+
+
+def argument(parse, name: str, *bounds):
+    """An argparse `type` checking a command-line value with `parse` (one of the above)
+    under the option's `name`, so that a bad value is refused while the options are
+    parsed: before any work starts, as one line (analyser/cli.py)."""
+    def check(text):
+        return parse(text, name, *bounds)
+
+    check.__name__ = name
+    return check

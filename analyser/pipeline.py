@@ -3,10 +3,12 @@
 Flow (STYLE.md, after redeal): configure -> deal -> solve -> store -> aggregate. The work is
 cut into chunks of `chunk` deals; chunk c holds deals c*chunk .. and draws everything it
 needs from `SeedSequence(seed, spawn_key=(c,))`, so a chunk's rows depend only on the
-configuration and its number, never on --jobs, the chunk schedule or what ran before.
-Chunks run in parallel in joblib worker processes; each worker writes its chunk's part
-atomically (analyser/store.py), so an interrupted run resumes by solving only the chunks
-whose parts are missing, and the aggregated tables come out identical.
+configuration and its number, never on --jobs, the chunk schedule, the number of deals or
+what ran before. Chunks run in parallel in joblib worker processes; each worker writes its
+chunk's part atomically (analyser/store.py), so an interrupted run resumes by solving only
+the chunks whose parts are missing or unusable, and the aggregated tables come out
+identical. For the same reason a run may grow: more deals with the same seed and chunk
+keep every whole chunk already solved, and another pool only aggregates again.
 
 Seats and the lead (R18): the dealer is fixed (`DEALER`, West), so the dealer's left,
 North, leads to the first trick in every deal and every contract; each row records the
@@ -17,15 +19,16 @@ its turned card is one uniformly random card drawn from the chunk's own stream.
 
 import functools
 import os
+import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from analyser import store
+from analyser import jit_notice, options, store
 from analyser.constants import DEALER, DEFAULT_POOL
 from analyser.errors import UserError
 from analyser.features import hand_features
@@ -33,7 +36,11 @@ from analyser.features import hand_features
 FORMAT_VERSION = 1  # bump when the stored rows change meaning; part of the configuration
 DEFAULT_CHUNK = 250
 DEFENDER_DISCARD = "highest"  # R17 Decision, the solver's default
+DEAL_MODELS = ("random",)  # R4 Decision: `run` deals independent uniformly random deals
 MAX_DEALS = 10**9
+# settings a run in an existing DIR may change: more deals add chunks, another pool only
+# aggregates again; every other setting changes the stored rows
+RESUMABLE_CHANGES = ("deals", "pool")
 
 SolveFn = Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]]
 DealFn = Callable[[int, int], np.ndarray]
@@ -41,7 +48,11 @@ DealFn = Callable[[int, int], np.ndarray]
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything that determines a run's stored rows and tables (recorded in DIR/run.json)."""
+    """Everything that determines a run's stored rows and tables (recorded in DIR/run.json).
+
+    Every field is checked on construction (UserError naming the field); numpy integers
+    are stored as plain ints.
+    """
 
     deals: int
     seed: int
@@ -49,22 +60,39 @@ class RunConfig:
     pool: int = DEFAULT_POOL
     dealer: int = DEALER
     defender_discard: str = DEFENDER_DISCARD
-    deal_model: str = "random"  # R4 Decision: independent uniformly random deals
+    deal_model: str = "random"
     format: int = FORMAT_VERSION
 
     def __post_init__(self):
-        for name in ("deals", "seed", "chunk", "pool"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise UserError(f"--{name} must be a whole number, got {value!r}")
-        if not 1 <= self.deals <= MAX_DEALS:
-            raise UserError(f"--deals must be 1..{MAX_DEALS}, got {self.deals}")
-        if self.seed < 0:
-            raise UserError(f"--seed must be a non-negative integer, got {self.seed}")
-        if self.chunk < 1:
-            raise UserError(f"--chunk must be at least 1, got {self.chunk}")
-        if self.pool < 0:
-            raise UserError(f"--pool must be a non-negative number of units, got {self.pool}")
+        from analyser.solver import DEFENDER_DISCARDS
+
+        checked = {
+            "deals": options.count(self.deals, "deals", 1, MAX_DEALS),
+            "seed": options.seed(self.seed, "seed"),
+            "chunk": options.count(self.chunk, "chunk", 1, MAX_DEALS),
+            "pool": options.pool(self.pool, "pool"),
+            "dealer": options.whole_number(self.dealer, "dealer", 0, 3),
+            "format": options.whole_number(self.format, "format", FORMAT_VERSION,
+                                           FORMAT_VERSION),
+        }
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+        _choice(self.defender_discard, "defender_discard", tuple(DEFENDER_DISCARDS))
+        _choice(self.deal_model, "deal_model", DEAL_MODELS)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "RunConfig":
+        """The configuration stored as `data` (run.json); UserError naming an unknown key."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise UserError(
+                f"unknown run setting {unknown[0]!r} (known: {', '.join(sorted(known))})"
+            )
+        missing = [name for name in ("deals", "seed") if name not in data]
+        if missing:
+            raise UserError(f"run setting {missing[0]!r} is missing")
+        return cls(**data)
 
     @property
     def leader(self) -> int:
@@ -81,9 +109,19 @@ class RunConfig:
         first = chunk * self.chunk
         return first, min(self.chunk, self.deals - first)
 
+    def expected_parts(self) -> dict:
+        """chunk -> (rows, (first, last) deal id) of every chunk's part (4 rows a deal)."""
+        spans = {c: self.chunk_deals(c) for c in range(self.n_chunks)}
+        return {c: (4 * n, (first, first + n - 1)) for c, (first, n) in spans.items()}
+
     def as_dict(self) -> dict:
         """The configuration as plain JSON values, as stored in run.json."""
-        return {k: (int(v) if isinstance(v, np.integer) else v) for k, v in asdict(self).items()}
+        return asdict(self)
+
+
+def _choice(value, name: str, allowed: tuple) -> None:
+    if not isinstance(value, str) or value not in allowed:
+        raise UserError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
 
 
 def chunk_streams(seed: int, chunk: int) -> tuple[int, np.random.Generator]:
@@ -178,7 +216,9 @@ def solve_chunk(out, config: RunConfig, chunk: int, deal=None, solve=None, threa
     """Deal, solve and store chunk `chunk` in DIR; return its timings (runs in a worker)."""
     if threads is not None:
         _limit_threads(threads)
-    frame, timing = chunk_rows(config, chunk, deal or real_deal, solve or real_solve)
+    if solve is None:
+        solve = functools.partial(real_solve, defender_discard=config.defender_discard)
+    frame, timing = chunk_rows(config, chunk, deal or real_deal, solve)
     t0 = time.perf_counter()
     timing = {**timing, "chunk": chunk, "deals": config.chunk_deals(chunk)[1]}
     store.write_part(out, chunk, frame, {**timing, "write": None})
@@ -202,14 +242,18 @@ def available_cores() -> int:
 
 
 def solve_missing(out, config: RunConfig, jobs: int = 1, progress: bool = False,
-                  deal=None, solve=None) -> list[dict]:
-    """Solve and store every chunk of `config` whose part is missing in DIR; return timings.
+                  deal=None, solve=None, missing=None) -> list[dict]:
+    """Solve and store the chunks of `config` in `missing` (default: those without a sound
+    part in DIR); return their timings.
 
     With jobs > 1 the chunks run in joblib worker processes, each with numba limited to
     cores // jobs threads (numba's own threads in the kernels would otherwise multiply
     with the processes and oversubscribe the cores).
     """
-    missing = [c for c in range(config.n_chunks) if c not in store.done_chunks(out)]
+    if missing is None:
+        missing = survey(out, config).missing(range(config.n_chunks))
+    if missing:
+        jit_notice.fire()
     bar = _progress_bar(config, missing, progress)
     timings = []
     try:
@@ -241,18 +285,36 @@ def _progress_bar(config: RunConfig, missing, enabled: bool):
                 disable=not enabled, dynamic_ncols=True, smoothing=0.1)
 
 
+def survey(out, config: RunConfig) -> store.Parts:
+    """The parts of DIR checked against the chunks of `config`: sound, broken, stray."""
+    return store.survey_parts(out, config.expected_parts())
+
+
+def check_parts(out, config: RunConfig) -> list[int]:
+    """The chunks of `config` in DIR, in order; UserError if one is missing or broken."""
+    parts = survey(out, config)
+    if parts.broken:
+        chunk, problem = min(parts.broken.items())
+        path = Path(out) / store.HANDS_DIR / store.part_name(chunk)
+        raise UserError(
+            f"part {str(path)!r} is damaged: it {problem}; run `boston-analyser run` with "
+            "the same options to solve it again"
+        )
+    missing = parts.missing(range(config.n_chunks))
+    if missing:
+        raise UserError(
+            f"{str(out)!r} is missing {len(missing)} of {config.n_chunks} chunks; run "
+            "`boston-analyser run` with the same options to finish it"
+        )
+    return list(range(config.n_chunks))
+
+
 def store_tables(out, config: RunConfig) -> dict:
     """Aggregate every stored chunk of DIR and write the result tables; return them."""
     from analyser.aggregate import aggregate
     from analyser.shapes import pattern_table
 
-    missing = config.n_chunks - len(store.done_chunks(out))
-    if missing:
-        raise UserError(
-            f"{str(out)!r} is missing {missing} of {config.n_chunks} chunks; run "
-            "`boston-analyser run` with the same options to finish it"
-        )
-    hands = store.read_hands(out, range(config.n_chunks))
+    hands = store.read_hands(out, check_parts(out, config))
     tables = aggregate(hands, config.pool)
     tables["shape_frequencies"] = pattern_table(hands["hand"].to_numpy())
     for name, frame in tables.items():
@@ -260,29 +322,47 @@ def store_tables(out, config: RunConfig) -> dict:
     return tables
 
 
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
 def run_analysis(out, config: RunConfig, jobs: int = 1, force: bool = False,
-                 progress: bool = False, deal=None, solve=None) -> dict:
-    """The whole `run`: open DIR, solve the missing chunks, aggregate, store; return stats."""
+                 progress: bool = False, deal=None, solve=None, notify=_stderr) -> dict:
+    """The whole `run`: lock and open DIR, solve the missing chunks, aggregate, store;
+    return stats. A part that cannot be used is solved again and a part of a chunk this
+    run does not have is left alone, each said through `notify` (one line)."""
     started = time.perf_counter()
-    done_before = store.open_run(out, config.as_dict(), force=force)
-    timings = solve_missing(out, config, jobs=jobs, progress=progress, deal=deal, solve=solve)
-    solved = time.perf_counter()
-    store_tables(out, config)
-    finished = time.perf_counter()
-    stored = store.read_timings(out)
-    stats = {
-        "deals": config.deals,
-        "hands": 4 * config.deals,
-        "chunks": config.n_chunks,
-        "chunks_resumed": len(done_before),
-        "chunks_solved_now": len(timings),
-        "jobs": jobs,
-        "cores": available_cores(),
-        "seconds_wall": finished - started,
-        "seconds_solving_wall": solved - started,
-        "seconds_aggregating": finished - solved,
-        "seconds_kernels_all_chunks": sum(t["deal"] + t["solve"] for t in stored),
-        "seconds_chunks_all": sum(t["deal"] + t["solve"] + t["rows"] for t in stored),
-    }
-    store.write_json(Path(out) / store.STATS_FILE, stats)
+    with store.locked(out):
+        store.open_run(out, config.as_dict(), force=force, may_change=RESUMABLE_CHANGES)
+        parts = survey(out, config)
+        for chunk, problem in sorted(parts.broken.items()):
+            notify(f"{store.HANDS_DIR}/{store.part_name(chunk)} {problem}: "
+                   f"solving chunk {chunk} again")
+        if parts.stray:
+            names = ", ".join(p.name for p in parts.stray)
+            notify(f"ignoring {len(parts.stray)} part(s) of chunks this run does not have "
+                   f"({config.n_chunks} chunks): {names}")
+        missing = parts.missing(range(config.n_chunks))
+        timings = solve_missing(out, config, jobs=jobs, progress=progress, deal=deal,
+                                solve=solve, missing=missing)
+        solved = time.perf_counter()
+        store_tables(out, config)
+        finished = time.perf_counter()
+        stored = store.read_timings(out, range(config.n_chunks))
+        stats = {
+            "deals": config.deals,
+            "hands": 4 * config.deals,
+            "chunks": config.n_chunks,
+            "chunks_resumed": len(parts.good),
+            "chunks_solved_now": len(timings),
+            "jobs": jobs,
+            "cores": available_cores(),
+            "seconds_wall": finished - started,
+            "seconds_solving_wall": solved - started,
+            "seconds_aggregating": finished - solved,
+            "seconds_kernels_all_chunks": sum(t["deal"] + t["solve"] for t in stored),
+            "seconds_chunks_all": sum(t["deal"] + t["solve"] + t["rows"] for t in stored),
+        }
+        store.write_json(Path(out) / store.STATS_FILE, stats)
     return stats
+

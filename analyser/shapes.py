@@ -16,8 +16,10 @@ from itertools import permutations
 import numpy as np
 import pandas as pd
 
-HAND_SIZE = 13
+from analyser.cards import HAND_SIZE
+
 _CHUNK = 1 << 20  # hands counted per step, bounding the temporary arrays
+DEAL_BLOCK = 1_000_000  # deals dealt at a time by random_pattern_counts (32 MB of deals)
 
 
 def _all_patterns() -> list[tuple[int, int, int, int]]:
@@ -83,7 +85,12 @@ def pattern_table(deals) -> pd.DataFrame:
     float; `pattern_probabilities` has the Fractions), observed_probability; rows most
     likely pattern first. Every seat's hand counts, so n deals give 4n hands.
     """
-    counts = pattern_counts(deals)
+    return pattern_frame(pattern_counts(deals))
+
+
+def pattern_frame(counts) -> pd.DataFrame:
+    """The table of `pattern_table` from pattern counts (39,), most likely pattern first."""
+    counts = np.asarray(counts, dtype=np.int64)
     total = int(counts.sum())
     exact = pattern_probabilities()
     return pd.DataFrame({
@@ -92,6 +99,32 @@ def pattern_table(deals) -> pd.DataFrame:
         "expected_probability": [float(exact[name]) for name in PATTERN_NAMES],
         "observed_probability": counts / total if total else np.zeros(len(counts)),
     })
+
+
+def block_seed(seed: int, block: int):
+    """The seed block `block` of `random_pattern_counts` deals from: the root seed itself
+    for block 0 (so up to one block, the deals are exactly `deal_random(n, seed)`), then
+    `SeedSequence(seed, spawn_key=(block,))`, a stream of its own for each block (R4)."""
+    return seed if block == 0 else np.random.SeedSequence(seed, spawn_key=(block,))
+
+
+def random_pattern_counts(n: int, seed: int, block: int | None = None,
+                          progress=None) -> np.ndarray:
+    """Pattern counts (39,) of the 4n hands of n uniformly random deals from `seed`, dealt
+    `block` (default DEAL_BLOCK) deals at a time, block b from `block_seed(seed, b)`:
+    memory stays bounded whatever n, and the same (n, seed, block) always gives the same
+    counts. `progress`, if given, is called with each block's number of deals once counted.
+    """
+    from analyser.dealing import deal_random
+
+    block = block or DEAL_BLOCK
+    counts = np.zeros(len(PATTERNS), dtype=np.int64)
+    for index, start in enumerate(range(0, n, block)):
+        size = min(block, n - start)
+        counts += pattern_counts(deal_random(size, block_seed(seed, index)))
+        if progress is not None:
+            progress(size)
+    return counts
 
 
 def chi_square(observed, probabilities, min_expected=5.0) -> tuple[float, int, float]:
@@ -167,6 +200,7 @@ def _gamma_q(a: float, x: float) -> float:
 
 
 __all__ = [
-    "PATTERNS", "PATTERN_NAMES", "pattern_probabilities", "pattern_counts", "pattern_table",
-    "chi_square", "chi2_sf",
+    "PATTERNS", "PATTERN_NAMES", "DEAL_BLOCK", "pattern_probabilities", "pattern_counts",
+    "pattern_table", "pattern_frame", "block_seed", "random_pattern_counts", "chi_square",
+    "chi2_sf",
 ]

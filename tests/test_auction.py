@@ -1,5 +1,6 @@
 """The auction (R11-R14) against hand-worked sequences and a slow history-based reference."""
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -99,6 +100,22 @@ def test_bad_dealer_and_bad_sequence_type():
         run_auction([P, P, P, P], 4)
     with pytest.raises(ValueError, match="^calls: "):
         run_auction("pass pass pass pass", 0)
+    for calls in (None, 8, object()):
+        with pytest.raises(IllegalCall, match="^calls: give a sequence of calls"):
+            run_auction(calls, 0)
+        with pytest.raises(IllegalCall, match="^calls: give a sequence of calls"):
+            legal_calls(calls, 0)
+
+
+def test_numpy_integers_are_accepted_where_ints_are():
+    # a call or a dealer from a numpy array reads as the Python int it equals
+    assert run_auction([P, P, P, np.int64(8), P, P, P], np.int64(3)) == \
+        run_auction([P, P, P, 8, P, P, P], 3) == (3, "8")
+    assert run_auction([np.int32(13), P, P, P], np.uint8(0)) == (1, "13")
+    with pytest.raises(IllegalCall, match="not a call"):
+        run_auction([np.int64(4), P, P, P], 0)
+    with pytest.raises(IllegalCall, match="not a call"):
+        run_auction([np.float64(8.0), P, P, P], 0)
 
 
 def test_rejected_call_leaves_auction_unchanged():

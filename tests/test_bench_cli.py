@@ -4,6 +4,7 @@ Nothing here times anything or runs a benchmark: every case stops at the argumen
 but the slow one that compiles `python -m bench.nodes`' counting copy of the kernels.
 """
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -13,6 +14,43 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextlib.contextmanager
+def private_numba_cache(folder):
+    """NUMBA_CACHE_DIR set to `folder` inside the block, numba's global state as it was after.
+
+    numba reloads its configuration from the environment at its next compile whenever a
+    NUMBA_ variable changed, which resets `numba.config.CACHE_DIR` to the variable (or to
+    "" once it is unset) and loses the folder kernels/__init__.py chose: later tests would
+    then compile into, or fail to find, the wrong cache. So the environment is restored,
+    the configuration reloaded at once, and the cache folder set back.
+    """
+    import numba
+
+    saved_env = os.environ.get("NUMBA_CACHE_DIR")
+    saved_dir = numba.config.CACHE_DIR
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    try:
+        yield
+    finally:
+        if saved_env is None:
+            os.environ.pop("NUMBA_CACHE_DIR", None)
+        else:
+            os.environ["NUMBA_CACHE_DIR"] = saved_env
+        numba.core.config.reload_config()
+        numba.config.CACHE_DIR = saved_dir
+
+
+def test_a_private_numba_cache_leaves_numbas_configuration_as_it_was(tmp_path):
+    import numba
+
+    before = numba.config.CACHE_DIR
+    with private_numba_cache(tmp_path):
+        assert numba.njit(lambda x: x + 1)(1) == 2  # a compile reloads the configuration
+        assert numba.config.CACHE_DIR == str(tmp_path)
+    assert numba.njit(lambda x: x + 2)(1) == 3
+    assert numba.config.CACHE_DIR == before
 
 
 def _bench(*args):
@@ -146,6 +184,11 @@ def test_nodes_report_names_every_counter():
 
 @pytest.mark.slow
 def test_nodes_counters_add_up_and_leave_the_answers_alone(tmp_path, monkeypatch):
+    with private_numba_cache(tmp_path / "cache"):
+        _check_nodes_counters(tmp_path, monkeypatch)
+
+
+def _check_nodes_counters(tmp_path, monkeypatch):
     # the counting copy (COUNT_NODES on, compiled apart: minutes) solves as the solver
     # does, and its counters are consistent: each expanded boundary node ends at its lead
     # with a cut-off by the first card, by a later one, or none (numeric and bridge)
@@ -157,7 +200,6 @@ def test_nodes_counters_add_up_and_leave_the_answers_alone(tmp_path, monkeypatch
     from kernels import dd_batch, dd_ruff_game, dd_tt
 
     counting_copy("work", "kernels_cn", tmp_path)
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.syspath_prepend(str(tmp_path))
     mods = tuple(importlib.import_module(f"kernels_cn.{m}")
                  for m in ("dd_batch", "dd_search", "dd_tt", "dd_ruff_game"))

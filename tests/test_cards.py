@@ -29,9 +29,13 @@ def test_parse_format_roundtrip_example():
 
 
 @given(st.sets(st.integers(0, 51), max_size=52))
-def test_hand_roundtrip_any_subset(cards):
+def test_hand_roundtrip_any_subset_of_at_most_13_cards(cards):
     mask = sum(1 << c for c in cards)
-    assert analyser.parse_hand(analyser.format_hand(mask)) == mask
+    if len(cards) <= 13:
+        assert analyser.parse_hand(analyser.format_hand(mask)) == mask
+    else:
+        with pytest.raises(CardError, match=f"holds {len(cards)} cards"):
+            analyser.parse_hand(analyser.format_hand(mask))
 
 
 @pytest.mark.parametrize(
@@ -41,6 +45,8 @@ def test_hand_roundtrip_any_subset(cards):
         ("AKQX.JT9.876.5432", "unknown rank 'X'"),
         ("AKA.JT9.876.5432", "duplicate card"),
         ("AKQ.JT9.876.5432.", "4 suits"),
+        ("AKQJT98765432.A..", "holds 14 cards; a hand holds at most 13"),
+        ("AKQJ.AKQJ.AKQJ.AK", "holds 14 cards"),
     ],
 )
 def test_bad_hands_name_the_problem(text, problem):
@@ -71,6 +77,8 @@ def test_deal_errors():
 
 
 def test_endings_with_fewer_cards():
+    assert analyser.parse_hand("AKQJT98765432...") == (1 << 13) - 1  # 13: a full hand
+    assert analyser.parse_hand("A...") == 1 << 12 and analyser.parse_hand("...") == 0
     deal = analyser.parse_deal("S:A... K... Q... J...")
     assert [int(m).bit_count() for m in deal] == [1, 1, 1, 1]
     assert deal[2] == 1 << 12  # South holds the spade ace

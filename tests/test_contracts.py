@@ -237,3 +237,10 @@ def test_r28_who_wins_the_pool(name):
 def test_helpers_accept_a_contract_value():
     c = as_contract("8")
     assert contract_of(c) == "8" and bid_name(c, "2nd") == "8-2nd" and ladder_rank(c) == 4
+
+
+def test_numpy_integer_bids_read_as_ints_R9():
+    """A numeric call given as a numpy integer names the same contract as the Python int."""
+    assert parse_bid(np.int64(8)) == parse_bid(8) == parse_bid("8")
+    with pytest.raises(ValueError):
+        parse_bid(np.bool_(True))

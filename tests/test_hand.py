@@ -72,7 +72,7 @@ def test_bad_hand_names_the_problem(hand, words):
         ("E:K... E:K...", None),  # the same card twice for one seat is merely repeated
         ("N:K...", "analysed hand"),  # N is the analysed seat at position 0
         ("E:KJT987654...", None),  # 9 cards: fine
-        ("E:KJT987654.AQT8765.. ", "give E 16 cards"),
+        ("E:KJT987654.AQT8765.. ", "16 cards"),
         ("E:KJT987654.QT87.. E:..A.", "give E 14 cards"),  # 13 cards, then 14 across items
         ("EK...", "seat:hand"),
         ("X:K...", "seat 'X'"),

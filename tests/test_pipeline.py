@@ -74,13 +74,51 @@ def test_chunk_streams_depend_on_seed_and_chunk_only():
 
 
 def test_config_rejects_bad_values_with_one_line():
-    for kwargs, word in [({"deals": 0}, "--deals"), ({"deals": 5, "seed": -1}, "--seed"),
-                         ({"deals": 5, "chunk": 0}, "--chunk"),
-                         ({"deals": 5, "pool": -1}, "--pool")]:
+    for kwargs, word in [({"deals": 0}, "deals"), ({"deals": 5, "seed": -1}, "seed"),
+                         ({"deals": 5, "seed": 2**63}, "seed"),
+                         ({"deals": 5, "chunk": 0}, "chunk"),
+                         ({"deals": 5, "pool": -1}, "pool"), ({"deals": 5, "pool": 251}, "pool"),
+                         ({"deals": 2.0}, "deals"),
+                         ({"deals": 5, "dealer": 4}, "dealer"),
+                         ({"deals": 5, "deal_model": "nonsense"}, "deal_model"),
+                         ({"deals": 5, "deal_model": "cut-only"}, "deal_model"),
+                         ({"deals": 5, "defender_discard": "lowest"}, "defender_discard"),
+                         ({"deals": 5, "format": 0}, "format")]:
         kwargs.setdefault("seed", 1)
         with pytest.raises(UserError, match=word) as err:
             pipeline.RunConfig(**kwargs)
         assert "\n" not in str(err.value)
+
+
+def test_config_from_run_json_names_an_unknown_or_missing_setting():
+    with pytest.raises(UserError, match="unknown run setting 'colour'"):
+        pipeline.RunConfig.from_dict({"deals": 5, "seed": 1, "colour": "red"})
+    with pytest.raises(UserError, match="'seed' is missing"):
+        pipeline.RunConfig.from_dict({"deals": 5})
+    config = pipeline.RunConfig(deals=5, seed=1)
+    assert pipeline.RunConfig.from_dict(config.as_dict()) == config
+
+
+def test_config_stores_numpy_integers_as_plain_ints():
+    config = pipeline.RunConfig(deals=np.int64(5), seed=np.uint32(7), chunk=np.int16(2),
+                                pool=np.int64(80))
+    assert config == pipeline.RunConfig(deals=5, seed=7, chunk=2, pool=80)
+    assert all(type(v) is int for k, v in config.as_dict().items()
+               if k not in ("defender_discard", "deal_model"))
+
+
+def test_r17_the_configured_defender_discard_reaches_the_solver(tmp_path, monkeypatch):
+    seen = []
+
+    def recording_solve(deals, leader, defender_discard):
+        seen.append(defender_discard)
+        return fake_solve(deals, leader)
+
+    monkeypatch.setattr(pipeline, "real_solve", recording_solve)
+    config = pipeline.RunConfig(deals=4, seed=1, chunk=4)
+    store.open_run(tmp_path, config.as_dict())
+    pipeline.solve_chunk(tmp_path, config, 0, deal=kernel_deal)
+    assert seen == [config.defender_discard]
 
 
 def test_chunks_cover_the_deals_exactly():
@@ -181,8 +219,9 @@ def test_a_complete_run_solves_nothing_again(tmp_path):
 def test_another_configuration_in_the_same_directory_is_refused(tmp_path):
     run_fake(tmp_path / "r")
     before = {p: p.stat().st_mtime_ns for p in (tmp_path / "r").rglob("*")}
-    with pytest.raises(UserError, match="another configuration"):
-        run_fake(tmp_path / "r", deals=61)
+    for other in ({"seed": 12}, {"chunk": 9}):
+        with pytest.raises(UserError, match="another configuration"):
+            run_fake(tmp_path / "r", **other)
     assert {p: p.stat().st_mtime_ns for p in (tmp_path / "r").rglob("*")} == before
 
 
@@ -193,6 +232,154 @@ def test_force_replaces_a_run_with_another_configuration(tmp_path):
     assert store.done_chunks(tmp_path / "r") == set()
     pipeline.run_analysis(tmp_path / "r", config, deal=kernel_deal, solve=fake_solve)
     assert len(store.read_hands(tmp_path / "r")) == 80
+
+
+def part(out, chunk):
+    return out / "hands" / store.part_name(chunk)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "other chunk"])
+def test_a_damaged_part_is_solved_again_and_said_on_stderr(tmp_path, damage, capsys):
+    run_fake(tmp_path / "full")
+    run_fake(tmp_path / "r")
+    target = part(tmp_path / "r", 3)
+    if damage == "truncated":
+        target.write_bytes(target.read_bytes()[:200])
+    elif damage == "empty":
+        target.write_bytes(b"")
+    else:
+        target.write_bytes(part(tmp_path / "r", 4).read_bytes())
+    capsys.readouterr()
+    _, stats = run_fake(tmp_path / "r")
+    assert stats["chunks_solved_now"] == 1 and stats["chunks_resumed"] == 7
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "part-00003.parquet" in err and "solving chunk 3 again" in err
+    assert_same_results(tmp_path / "full", tmp_path / "r")
+
+
+def test_a_stray_part_is_ignored_and_named(tmp_path, capsys):
+    run_fake(tmp_path / "full")
+    run_fake(tmp_path / "r")
+    stray = part(tmp_path / "r", 99)
+    stray.write_bytes(part(tmp_path / "r", 0).read_bytes())
+    for name in store.TABLE_NAMES:
+        (tmp_path / "r" / f"{name}.parquet").unlink()
+    capsys.readouterr()
+    _, stats = run_fake(tmp_path / "r")
+    assert stats["chunks_solved_now"] == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "part-00099.parquet" in err and "ignoring" in err
+    assert stray.exists()
+    pd.testing.assert_frame_equal(store.read_hands(tmp_path / "r", range(8)),
+                                  store.read_hands(tmp_path / "full"))
+    for name, frame in read_results(tmp_path / "full").items():
+        pd.testing.assert_frame_equal(store.read_table(tmp_path / "r", name), frame, obj=name)
+
+
+def test_cli_report_of_a_run_with_a_damaged_part_exits_2(tmp_path, capsys):
+    run_fake(tmp_path / "r")
+    part(tmp_path / "r", 2).write_bytes(b"")
+    (tmp_path / "r" / "report.html").unlink(missing_ok=True)
+    assert cli("report", tmp_path / "r") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "part-00002.parquet" in err and "damaged" in err
+    assert not (tmp_path / "r" / "report.html").exists()
+
+
+def test_more_deals_with_the_same_seed_and_chunk_solve_only_the_new_chunks(tmp_path):
+    # chunk seeds depend on the seed and the chunk number only, never on --deals
+    run_fake(tmp_path / "fresh", deals=100)
+    run_fake(tmp_path / "grown", deals=60)  # 7 whole chunks of 8 and one of 4
+    solved = []
+
+    def counting_solve(deals, leader):
+        solved.append(len(deals))
+        return fake_solve(deals, leader)
+
+    config = pipeline.RunConfig(deals=100, seed=11, chunk=8)
+    stats = pipeline.run_analysis(tmp_path / "grown", config, deal=kernel_deal,
+                                  solve=counting_solve, notify=lambda message: None)
+    assert stats["chunks_resumed"] == 7 and solved == [8] * 5 + [4]  # chunk 7 grows to 8
+    assert store.load_config(tmp_path / "grown")["deals"] == 100
+    assert_same_results(tmp_path / "fresh", tmp_path / "grown")
+
+
+def refuse_to_solve(deals, leader):
+    raise AssertionError("solved again")
+
+
+def test_another_pool_only_aggregates_again(tmp_path):
+    # R28-R30: the pool enters the pool term of the tables only, never the stored rows
+    run_fake(tmp_path / "fresh", pool=100)
+    run_fake(tmp_path / "r", pool=40)
+    config = pipeline.RunConfig(deals=60, seed=11, chunk=8, pool=100)
+    stats = pipeline.run_analysis(tmp_path / "r", config, deal=kernel_deal, solve=refuse_to_solve)
+    assert stats["chunks_solved_now"] == 0
+    assert store.load_config(tmp_path / "r")["pool"] == 100
+    assert_same_results(tmp_path / "fresh", tmp_path / "r")
+
+
+def test_cli_report_with_another_pool_rebuilds_without_solving(tmp_path, monkeypatch, capsys):
+    run_fake(tmp_path / "fresh", pool=0)
+    run_fake(tmp_path / "r", pool=40)
+    monkeypatch.setattr(pipeline, "real_solve", refuse_to_solve)
+    assert cli("report", tmp_path / "r", "--pool", 0) == 0
+    assert store.load_config(tmp_path / "r")["pool"] == 0
+    assert_same_results(tmp_path / "fresh", tmp_path / "r")
+    assert "0 units (R28-R30)" in (tmp_path / "r" / "report.html").read_text()
+    assert cli("report", tmp_path / "r", "--pool", 251) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--pool" in err
+
+
+def test_every_file_of_a_run_follows_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        run_fake(tmp_path / "r")
+    finally:
+        os.umask(old)
+    files = [p for p in (tmp_path / "r").rglob("*") if p.is_file()]
+    assert len(files) > 10
+    assert {p.name: oct(p.stat().st_mode & 0o777) for p in files} == \
+        {p.name: "0o644" for p in files}
+
+
+def test_cli_second_run_into_a_locked_directory_exits_2(tmp_path, capsys):
+    run_fake(tmp_path / "r")
+    with store.locked(tmp_path / "r"):
+        assert cli("run", "--deals", 60, "--seed", 11, "--chunk", 8,
+                   "--out", tmp_path / "r") == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "in use by another boston-analyser command" in err
+        assert cli("report", tmp_path / "r") == 2
+        assert "in use" in capsys.readouterr().err
+    assert cli("report", tmp_path / "r") == 0  # released with the lock's holder
+
+
+LOCKED_RUN = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_pipeline import kernel_deal, slow_fake_solve
+from analyser import pipeline
+config = pipeline.RunConfig(deals=60, seed=11, chunk=8)
+pipeline.run_analysis({out!r}, config, deal=kernel_deal, solve=slow_fake_solve)
+"""
+
+
+def test_two_runs_into_one_directory_at_once_the_second_is_refused(tmp_path):
+    out = tmp_path / "r"
+    code = LOCKED_RUN.format(tests=str(ROOT / "tests"), out=str(out))
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not store.done_chunks(out):
+            time.sleep(0.02)
+        with pytest.raises(UserError, match="in use"):
+            run_fake(out)
+    finally:
+        assert proc.wait(timeout=120) == 0
+    assert len(store.done_chunks(out)) == 8
 
 
 def test_stored_tables_have_the_promised_columns_and_types(tmp_path):
@@ -247,10 +434,9 @@ def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path, jobs):
 
 
 # ---- end to end: the real dealing and double-dummy kernels, through the CLI -------------
-# Marked slow for now: the first solver version (commit ce92a00) takes minutes of CPU per
-# deal (16 numeric + 8 misère solves), so even a few deals do not fit `make test`. The
-# same checks run above with the stand-in solver; once the solver does a deal in well
-# under 0.1 s, drop the `slow` marks (E2E_DEALS's default is sized for that).
+# Marked slow: each solves real deals (16 numeric + 8 misère solves a deal) through the
+# CLI, with --jobs 1 and 2 and a kill mid-run; the same checks run above with the
+# stand-in solver in `make test`.
 
 def cli(*args):
     return main([str(a) for a in args])
@@ -365,9 +551,9 @@ def test_cli_unwritable_directory_exits_2(tmp_path, capsys):
 def test_cli_directory_of_another_configuration_exits_2_and_keeps_it(tmp_path, capsys):
     run_fake(tmp_path / "r", deals=16)
     before = {p: p.read_bytes() for p in (tmp_path / "r").rglob("*") if p.is_file()}
-    assert cli("run", "--deals", 17, "--seed", 11, "--chunk", 8, "--out", tmp_path / "r") == 2
+    assert cli("run", "--deals", 16, "--seed", 12, "--chunk", 8, "--out", tmp_path / "r") == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "another configuration" in err and "deals: 16 -> 17" in err
+    assert err.count("\n") == 1 and "another configuration" in err and "seed: 11 -> 12" in err
     after = {p: p.read_bytes() for p in (tmp_path / "r").rglob("*") if p.is_file()}
     assert after == before
 
@@ -375,6 +561,54 @@ def test_cli_directory_of_another_configuration_exits_2_and_keeps_it(tmp_path, c
 def test_cli_report_of_a_directory_without_a_run_exits_2(tmp_path, capsys):
     assert cli("report", tmp_path) == 2
     assert "no run.json" in capsys.readouterr().err
+
+
+def refuse_new_files_in(monkeypatch, folder):
+    """Make creating a file in `folder` fail as on a read-only directory (even for root)."""
+    real_open = os.open
+
+    def guarded(path, flags, *args, **kwargs):
+        if flags & os.O_CREAT and Path(path).parent == folder:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", guarded)
+
+
+def test_cli_report_of_a_read_only_directory_exits_2(tmp_path, monkeypatch, capsys):
+    run_fake(tmp_path / "r")
+    (tmp_path / "r" / "report.html").unlink(missing_ok=True)
+    refuse_new_files_in(monkeypatch, tmp_path / "r")
+    assert cli("report", tmp_path / "r") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not writable" in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_cli_report_of_a_chmod_read_only_directory_exits_2(tmp_path, capsys):
+    run_fake(tmp_path / "r")
+    (tmp_path / "r").chmod(0o555)
+    try:
+        assert cli("report", tmp_path / "r") == 2
+    finally:
+        (tmp_path / "r").chmod(0o755)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not writable" in err
+
+
+def test_default_out_is_a_folder_no_other_command_writes_into():
+    # `make run` tees the other commands' output into files of its own folder; `run`'s
+    # default --out must not be that folder, or `run` after `make run` is refused
+    from analyser.cmd_run import DEFAULT_OUT
+
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    written = [word.replace("$(OUT)", "out") for line in recipe.splitlines()
+               for word in line.split() if word.startswith("$(OUT)/") and "." in word]
+    assert written, "the run target writes no files?"
+    assert all(Path(w).parent != Path(DEFAULT_OUT) for w in written), (DEFAULT_OUT, written)
+    run_dir = recipe.split("--out ", 1)[1].split()[0].replace("$(OUT)", "out")
+    assert all(Path(w).parent != Path(run_dir) for w in written)
 
 
 def test_cli_help_explains_every_option(capsys):

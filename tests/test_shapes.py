@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from analyser import cli
+from analyser import cli, shapes
 from analyser.cards import shape
 from analyser.dealing import deal_random
 from analyser.shapes import (
@@ -112,9 +112,50 @@ def test_shapes_command_prints_table_and_test(capsys):
 
 @pytest.mark.parametrize("argv, words", [
     (["shapes", "--deals", "0"], "--deals"),
+    (["shapes", "--deals", "ten"], "--deals"),
+    (["shapes", "--deals", "2.5"], "--deals"),
     (["shapes", "--seed", "-3"], "--seed"),
+    (["shapes", "--seed", str(2**63)], "--seed must be 0..9223372036854775807"),
+    (["shapes", "--colour", "red"], "unrecognized arguments: --colour"),
 ])
 def test_shapes_command_bad_input_exit_2(argv, words, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert words in err and len(err.splitlines()) == 1
+
+
+def test_counts_of_one_block_are_exactly_those_of_deal_random():
+    # up to one block the dealing stream is deal_random(n, seed)'s own (R4: reproducible)
+    for n in (1, 7, 40):
+        expected = pattern_counts(deal_random(n, 5))
+        assert shapes.random_pattern_counts(n, 5, block=40).tolist() == expected.tolist()
+    assert shapes.block_seed(5, 0) == 5
+
+
+def test_counts_in_blocks_take_each_block_from_its_own_stream():
+    block, n = 16, 40  # blocks of 16, 16 and 8 deals
+    expected = (pattern_counts(deal_random(16, 3))
+                + pattern_counts(deal_random(16, np.random.SeedSequence(3, spawn_key=(1,))))
+                + pattern_counts(deal_random(8, np.random.SeedSequence(3, spawn_key=(2,)))))
+    got = shapes.random_pattern_counts(n, 3, block=block)
+    assert got.tolist() == expected.tolist() and got.sum() == 4 * n
+    assert shapes.random_pattern_counts(n, 3, block=block).tolist() == got.tolist()
+    # block b's stream differs from block 0's: the blocks are not copies of one another
+    first, second = (deal_random(16, shapes.block_seed(3, b)) for b in (0, 1))
+    assert not np.array_equal(first, second)
+
+
+def test_shapes_command_never_holds_more_than_one_block_of_deals(monkeypatch, capsys):
+    # a huge --deals (10^11 deals would be 2.9 TiB at once) is dealt one block at a time
+    sizes = []
+    real = shapes.pattern_counts
+
+    def counting(deals):
+        sizes.append(len(deals))
+        return real(deals)
+
+    monkeypatch.setattr(shapes, "DEAL_BLOCK", 1000)
+    monkeypatch.setattr(shapes, "pattern_counts", counting)
+    assert cli.main(["shapes", "--deals", "2500", "--seed", "1"]) == 0
+    assert sizes == [1000, 1000, 500]
+    assert "2,500 deals (10,000 hands)" in capsys.readouterr().out

@@ -1,6 +1,10 @@
 """The run directory: configuration checks, atomic parts and tables, resume bookkeeping."""
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -9,6 +13,7 @@ import pytest
 from analyser import store
 from analyser.errors import UserError
 
+ROOT = Path(__file__).resolve().parent.parent
 CONFIG = {"deals": 10, "seed": 1, "chunk": 5, "pool": 40}
 
 
@@ -122,3 +127,100 @@ def test_tables_are_written_as_csv_and_parquet(tmp_path):
 def test_directory_without_a_run_is_reported(tmp_path):
     with pytest.raises(UserError, match="no run.json"):
         store.load_config(tmp_path)
+
+
+EXPECTED = {0: (4, (0, 0)), 1: (4, (1, 1))}  # chunk -> (rows, (first, last) deal id)
+
+
+def id_frame(deal_id, rows=4):
+    return pd.DataFrame({"deal_id": np.full(rows, deal_id, np.int64),
+                         "hand": np.arange(rows, dtype=np.uint64)})
+
+
+def test_survey_sorts_parts_into_sound_broken_and_stray(tmp_path):
+    out = tmp_path / "r"
+    store.open_run(out, CONFIG)
+    store.write_part(out, 0, id_frame(0), {})
+    store.write_part(out, 1, id_frame(1), {})
+    store.write_part(out, 7, id_frame(7), {})
+    assert store.survey_parts(out, EXPECTED) == store.Parts(
+        good={0, 1}, stray=[out / "hands" / "part-00007.parquet"])
+    part = out / "hands" / "part-00001.parquet"
+    for damage, problem in [(part.read_bytes()[:-30], "unreadable"), (b"", "unreadable"),
+                            (None, "holds 8 rows where the run needs 4"),
+                            ("other deals", "holds deals 0..0 where chunk 1 has 1..1")]:
+        if damage is None:
+            store.write_part(out, 1, id_frame(1, rows=8), {})
+        elif damage == "other deals":
+            store.write_part(out, 1, id_frame(0), {})
+        else:
+            part.write_bytes(damage)
+        parts = store.survey_parts(out, EXPECTED)
+        assert parts.good == {0} and list(parts.broken) == [1], problem
+        assert problem in parts.broken[1] and "\n" not in parts.broken[1]
+        assert parts.missing(range(2)) == [1]
+
+
+def test_reading_a_damaged_part_is_a_user_error_naming_it(tmp_path):
+    out = tmp_path / "r"
+    store.open_run(out, CONFIG)
+    store.write_part(out, 0, id_frame(0), {})
+    (out / "hands" / "part-00000.parquet").write_bytes(b"PAR1")
+    with pytest.raises(UserError, match="cannot read .*part-00000.parquet"):
+        store.read_hands(out)
+
+
+def test_settings_the_caller_allows_may_change_and_are_recorded(tmp_path):
+    out = tmp_path / "r"
+    store.open_run(out, CONFIG)
+    store.write_part(out, 0, small_frame(0), {})
+    grown = {**CONFIG, "deals": 20, "pool": 0}
+    assert store.open_run(out, grown, may_change=("deals", "pool")) == {0}
+    assert store.load_config(out) == grown
+    with pytest.raises(UserError, match=r"\(seed: 1 -> 2\)"):
+        store.open_run(out, {**grown, "deals": 30, "seed": 2}, may_change=("deals", "pool"))
+
+
+def test_files_are_created_with_the_umask_not_0600(tmp_path):
+    old = os.umask(0o027)
+    try:
+        store.open_run(tmp_path / "r", CONFIG)
+        store.write_part(tmp_path / "r", 0, small_frame(0), {})
+        store.write_table(tmp_path / "r", "summary", small_frame(0))
+    finally:
+        os.umask(old)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "r").rglob("*")
+             if p.is_file()}
+    assert set(modes) == {"run.json", "part-00000.parquet", "summary.csv", "summary.parquet"}
+    assert set(modes.values()) == {0o640}
+
+
+def test_the_lock_refuses_a_second_holder_until_released(tmp_path):
+    out = tmp_path / "r"
+    with store.locked(out):
+        with pytest.raises(UserError, match="in use by another") as err:
+            with store.locked(out):
+                pass
+        assert "\n" not in str(err.value)
+    with store.locked(out):  # released
+        pass
+    # the lock file is no obstacle to a new run in the directory
+    assert store.open_run(out, CONFIG) == set()
+
+
+def test_the_lock_holds_across_processes(tmp_path):
+    out = tmp_path / "r"
+    code = ("import sys, time\nfrom analyser import store\n"
+            f"with store.locked({str(out)!r}):\n"
+            "    print('locked', flush=True)\n    sys.stdin.readline()\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "locked"
+        with pytest.raises(UserError, match="in use"):
+            with store.locked(out):
+                pass
+    finally:
+        proc.communicate("\n", timeout=60)
+    with store.locked(out):
+        pass
