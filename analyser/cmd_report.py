@@ -12,7 +12,14 @@ from pathlib import Path
 import pandas as pd
 
 from analyser import options, store
-from analyser.aggregate import DD_BEST, NATURAL, NO_TRUMP, feature_bin_labels, misere_breakeven
+from analyser.aggregate import (
+    DD_BEST,
+    NATURAL,
+    NO_TRUMP,
+    SUMMARY_COLUMNS,
+    feature_bin_labels,
+    misere_breakeven,
+)
 from analyser.constants import MAX_POOL
 from analyser.contracts import LADDER
 from analyser.errors import UserError
@@ -63,7 +70,11 @@ def load_tables(out: Path, config: RunConfig) -> dict[str, pd.DataFrame]:
     (UserError if a part is missing or damaged)."""
     check_parts(out, config)
     if all((out / f"{name}.parquet").exists() for name in store.TABLE_NAMES):
-        return {name: store.read_table(out, name) for name in store.TABLE_NAMES}
+        tables = {name: store.read_table(out, name) for name in store.TABLE_NAMES}
+        # tables aggregated with other columns (an older layout of the summary) are
+        # aggregated again from the stored hands rather than shown under the wrong names
+        if list(tables["summary"].columns) == list(SUMMARY_COLUMNS):
+            return tables
     return store_tables(out, config)
 
 

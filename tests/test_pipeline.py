@@ -332,6 +332,20 @@ def test_cli_report_with_another_pool_rebuilds_without_solving(tmp_path, monkeyp
     assert err.count("\n") == 1 and "--pool" in err
 
 
+def test_cli_report_aggregates_tables_of_an_older_layout_again(tmp_path, monkeypatch):
+    """A summary stored with other columns (ev_total once meant the opponents' payments
+    without the pool term, R28-R30) is aggregated again from the stored hands, not shown
+    under the wrong names."""
+    run_fake(tmp_path / "r", pool=40)
+    fresh = store.read_table(tmp_path / "r", "summary")
+    old = fresh.drop(columns=["ev_total", "ev_total_exact"]).rename(
+        columns={"ev_payments": "ev_total"})
+    store.write_table(tmp_path / "r", "summary", old)
+    monkeypatch.setattr(pipeline, "real_solve", refuse_to_solve)
+    assert cli("report", tmp_path / "r") == 0
+    pd.testing.assert_frame_equal(store.read_table(tmp_path / "r", "summary"), fresh)
+
+
 def test_every_file_of_a_run_follows_the_umask(tmp_path):
     old = os.umask(0o022)
     try:
