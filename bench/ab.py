@@ -50,7 +50,8 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
     out = dest / name
     out.mkdir(parents=True)
     if rev == "work":
-        sources = {p.name: p.read_text() for p in (ROOT / "kernels").glob("*.py")}
+        sources = {p.relative_to(ROOT / "kernels").as_posix(): p.read_text()
+                   for p in (ROOT / "kernels").rglob("*.py")}
     else:
         got = subprocess.run(["git", "archive", rev, "kernels"], cwd=ROOT,
                              capture_output=True)
@@ -61,8 +62,9 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
         with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
             for member in tar.getmembers():
                 path = Path(member.name)
-                if member.isfile() and path.parent.name == "kernels" and path.suffix == ".py":
-                    sources[path.name] = tar.extractfile(member).read().decode()
+                if member.isfile() and path.suffix == ".py":
+                    rel = path.relative_to("kernels").as_posix()
+                    sources[rel] = tar.extractfile(member).read().decode()
     if not sources:
         raise SystemExit(f"bench.ab: no kernels/ in revision {rev!r}")
     for fname, text in sources.items():
@@ -70,7 +72,20 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
             text = '"""A copy of the kernels for bench.ab."""\n'  # no cache-folder logic
         text = re.sub(r"\bkernels\.", f"{name}.", text)
         text = re.sub(r"\bfrom kernels import\b", f"from {name} import", text)
+        (out / fname).parent.mkdir(parents=True, exist_ok=True)
         (out / fname).write_text(text)
+
+
+def solver_module(package: str, concept: str):
+    """The solver's module `concept` (batch, search, tt, ruff_game, ...) of a kernels copy
+    `package`: `package.dd.concept`, or `package.dd_concept` in a revision whose solver
+    modules sit flat in kernels/."""
+    try:
+        return importlib.import_module(f"{package}.dd.{concept}")
+    except ModuleNotFoundError as missing:
+        if missing.name not in (f"{package}.dd", f"{package}.dd.{concept}"):
+            raise
+        return importlib.import_module(f"{package}.dd_{concept}")
 
 
 STRAIN_NAMES = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": -1}
@@ -81,7 +96,7 @@ def _tasks(which: str, lo: int, hi: int, leader: int, strain: str | None = None)
     `strain` (a key of STRAIN_NAMES, bridge jobs only) the jobs of that strain alone."""
     if which == "bridge":
         from bench.bench_solver import bridge_jobs
-        from kernels.dd_batch import JOB_TRICKS
+        from kernels.dd.batch import JOB_TRICKS
 
         tasks = []
         for deal, trump, declarer in bridge_jobs(hi)[3 + lo:]:
@@ -99,9 +114,9 @@ def _tasks(which: str, lo: int, hi: int, leader: int, strain: str | None = None)
 
 
 def _jobs(which: str) -> np.ndarray:
-    """The Boston analysis's jobs of a deal (kernels.dd_batch): numeric, misère or both."""
-    from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS
-    from kernels.dd_search import DISCARD_HIGHEST
+    """The Boston analysis's jobs of a deal (kernels.dd.batch): numeric, misère or both."""
+    from kernels.dd.batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS
+    from kernels.dd.search import DISCARD_HIGHEST
 
     jobs = []
     if which in ("all", "num"):
@@ -166,8 +181,8 @@ def main(argv=None) -> int:
     os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))
     sys.path.insert(0, str(tmp))
     tasks = _tasks(args.jobs, lo, hi, args.leader, args.strain)
-    mods = {x: tuple(importlib.import_module(f"kernels_{x}.{m}")
-                     for m in ("dd_batch", "dd_tt", "dd_ruff_game")) for x in "ab"}
+    mods = {x: tuple(solver_module(f"kernels_{x}", m) for m in ("batch", "tt", "ruff_game"))
+            for x in "ab"}
 
     def fresh(x):
         _, tt, rg = mods[x]

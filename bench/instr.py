@@ -33,7 +33,6 @@ Usage: `python -m bench.instr A [B] [--dds] [--deals LO:HI] [--jobs num|mis|all|
 
 import argparse
 import hashlib
-import importlib
 import os
 import re
 import shutil
@@ -44,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.ab import _copy_kernels, _tasks, deal_range, job_options
+from bench.ab import _copy_kernels, _tasks, deal_range, job_options, solver_module
 
 _CPU_PROBE = ("import llvmlite.binding as ll; print(ll.get_host_cpu_name()); "
               "print(ll.get_host_cpu_features().flatten())")
@@ -100,9 +99,7 @@ def child(argv) -> int:
         print(digest.hexdigest()[:12])
         return 0
     sys.path.insert(0, folder)
-    batch = importlib.import_module(f"{name}.dd_batch")
-    tt = importlib.import_module(f"{name}.dd_tt")
-    ruff = importlib.import_module(f"{name}.dd_ruff_game")
+    batch, tt, ruff = (solver_module(name, m) for m in ("batch", "tt", "ruff_game"))
     exact, classes = tt.new_table(128)
     rmemo = ruff.new_ruff_memo(ruff.RUFF_CUT_MEMO)
     gens = np.zeros(1, np.int64)

@@ -2,11 +2,11 @@
 
 Time on a shared machine moves by a fifth within minutes (`python -m bench.ab`); node
 counts do not. This copies `kernels/` of each revision (or the working tree, `work`) as
-`bench.ab` does, with `kernels.dd_search.COUNT_NODES` switched on, solves the same jobs
+`bench.ab` does, with `kernels.dd.search.COUNT_NODES` switched on, solves the same jobs
 as `bench.ab` (the Boston analysis's numeric contracts, misères or both on seed-777 deals,
-or the solver bench's bridge jobs) through `kernels.dd_batch.solve_jobs`, one table and
+or the solver bench's bridge jobs) through `kernels.dd.batch.solve_jobs`, one table and
 one ruff-game memo kept across the deals, and prints what the search counted
-(`kernels.dd_search.STATS_ROW`):
+(`kernels.dd.search.STATS_ROW`):
 
 - nodes, trick-boundary nodes, and how the boundary nodes ended: settled by the table, by
   the quick bounds, by the lone seat's own games (trump, ruff or misère game), or
@@ -31,7 +31,6 @@ Usage: `python -m bench.nodes A [B] [--deals LO:HI] [--jobs num|mis|all|bridge]
 
 import argparse
 import hashlib
-import importlib
 import os
 import sys
 import tempfile
@@ -39,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.ab import _copy_kernels, _tasks, deal_range, job_options
+from bench.ab import _copy_kernels, _tasks, deal_range, job_options, solver_module
 
 SWITCH = "COUNT_NODES = False"
 
@@ -50,12 +49,14 @@ _ENDS = (("table", 2), ("quick bounds", 3), ("own games", 5), ("expanded", 4))
 def counting_copy(rev: str, name: str, dest: Path) -> None:
     """Copy `kernels/` of `rev` to dest/name (bench.ab's copy) with the counters on."""
     _copy_kernels(rev, name, dest)
-    path = dest / name / "dd_search.py"
-    text = path.read_text()
+    solver = dest / name / "dd"
+    search, batch = ((solver / "search.py", solver / "batch.py") if solver.is_dir() else
+                     (dest / name / "dd_search.py", dest / name / "dd_batch.py"))
+    text = search.read_text()
     if text.count(SWITCH) != 1:
-        raise SystemExit(f"bench.nodes: revision {rev!r} has no {SWITCH!r} in dd_search.py")
-    path.write_text(text.replace(SWITCH, "COUNT_NODES = True"))
-    if "stats=None" not in (dest / name / "dd_batch.py").read_text():
+        raise SystemExit(f"bench.nodes: revision {rev!r} has no {SWITCH!r} in {search.name}")
+    search.write_text(text.replace(SWITCH, "COUNT_NODES = True"))
+    if "stats=None" not in batch.read_text():
         raise SystemExit(f"bench.nodes: revision {rev!r} is older than the tool (its "
                          "solve_jobs takes no stats buffer)")
 
@@ -110,8 +111,7 @@ def main(argv=None) -> int:
     results = []
     for rev, name in zip(args.revs, names, strict=True):
         print(f"compiling and solving {rev} ...", file=sys.stderr, flush=True)
-        mods = tuple(importlib.import_module(f"{name}.{m}")
-                     for m in ("dd_batch", "dd_search", "dd_tt", "dd_ruff_game"))
+        mods = tuple(solver_module(name, m) for m in ("batch", "search", "tt", "ruff_game"))
         st, answers = count(mods, tasks)
         results.append((st, answers))
         print(report(rev, st, answers), flush=True)

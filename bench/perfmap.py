@@ -8,7 +8,7 @@ the cache has no module whose functions can be listed. It then writes the perf m
 `/tmp/perf-PID.map` (each compiled function's address, from
 `library.get_pointer_to_function`, its size up to the next one) and a copy of the machine
 code of the functions named by `--function` (default the search's loop,
-`dd_search._search`). After that it solves the jobs.
+`search._search`). After that it solves the jobs.
 
 The parent then reads the samples (`perf script`) and prints:
 - each kernel function's share of the kernels' samples;
@@ -49,7 +49,7 @@ from pathlib import Path
 from bench.ab import ROOT, _tasks, deal_range, job_options
 from bench.nodes import count
 
-HOT = "dd_search._search"  # the default function whose instructions are counted
+HOT = "search._search"  # the default function whose instructions are counted
 
 
 def _compiled_libraries(dispatchers):
@@ -90,18 +90,19 @@ def perf_map_entries(dispatchers) -> list:
 
 
 def short_name(symbol: str) -> str:
-    """`module.function` of a numba symbol (`_ZN7kernels9dd_search7_search...`); the
-    symbol itself when it is not one."""
+    """`module.function` of a numba symbol (`_ZN7kernels2dd6search7_search...`: the
+    solver's modules are named without their package); the symbol itself when it is not
+    one."""
     if not symbol.startswith("_ZN"):
         return symbol
     s = symbol[3:]
     parts = []
-    while s and s[0].isdigit() and len(parts) < 4:
+    while s and s[0].isdigit() and len(parts) < 5:
         m = re.match(r"\d+", s)
         n = int(m.group())
         parts.append(s[m.end():m.end() + n])
         s = s[m.end() + n:]
-    parts = [p for p in parts if p not in ("cpython", "kernels")]
+    parts = [p for p in parts if p not in ("cpython", "kernels", "dd")]
     return ".".join(parts[:2]) if parts else symbol
 
 
@@ -112,8 +113,8 @@ def _kernel_dispatchers():
     import kernels
 
     out = []
-    for info in pkgutil.iter_modules(kernels.__path__):
-        mod = importlib.import_module(f"kernels.{info.name}")
+    for info in pkgutil.walk_packages(kernels.__path__, "kernels."):
+        mod = importlib.import_module(info.name)
         out.extend(f for f in vars(mod).values() if hasattr(f, "overloads"))
     return out
 
@@ -193,9 +194,9 @@ def child(args, lo: int, hi: int) -> int:
     `bench.nodes` does (`count`: one table and ruff memo across the deals)."""
     if args.lines:
         line_tables_only()
-    from kernels import dd_batch, dd_ruff_game, dd_search, dd_tt
+    from kernels.dd import batch, ruff_game, search, tt
 
-    mods = (dd_batch, dd_search, dd_tt, dd_ruff_game)
+    mods = (batch, search, tt, ruff_game)
     tasks = _tasks(args.jobs, lo, hi, args.leader, args.strain)
     count(mods, tasks[:1])  # compiles
     dispatchers = _kernel_dispatchers()
@@ -277,7 +278,7 @@ def _line_report(function: str, here: dict, offsets: list, obj: Path, sym: Path)
         return [f"{function}: no line table in its object code"]
     own = function.split(".")[0] + ".py"
     spans = inlined_spans(ROOT / "kernels")
-    texts = {p.name: p.read_text().splitlines() for p in (ROOT / "kernels").glob("*.py")}
+    texts = {p.name: p.read_text().splitlines() for p in (ROOT / "kernels").rglob("*.py")}
     out = [f"{function}: samples by source line (a callee numba inlines itself, "
            f'inline="always", has its lines under {own}: each such line also names the '
            "callees whose lines hold that number, `or ...`):"]
@@ -294,12 +295,13 @@ def _line_report(function: str, here: dict, offsets: list, obj: Path, sym: Path)
 
 
 def inlined_spans(folder: Path) -> list:
-    """(file name, function, first line, last line) of every function in `folder`'s
-    modules that numba inlines itself (decorated with `inline="always"`)."""
+    """(file name, function, first line, last line) of every function in the modules
+    under `folder` (subpackages included; file names are unique there) that numba inlines
+    itself (decorated with `inline="always"`)."""
     import ast
 
     spans = []
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.FunctionDef):
                 continue

@@ -48,15 +48,33 @@ def test_ab_copies_kernels_under_another_name(tmp_path):
 
     _copy_kernels("work", "kernels_t", tmp_path)
     copy = tmp_path / "kernels_t"
-    for path in copy.glob("*.py"):
+    assert (copy / "dd" / "search.py").is_file()  # the solver's subpackage comes along
+    for path in copy.rglob("*.py"):
         text = path.read_text()
         assert "from kernels." not in text and "import kernels" not in text, path.name
     sys.path.insert(0, str(tmp_path))
     try:
-        mod = importlib.import_module("kernels_t.dd_search")
-        assert mod.solve_value.__module__ == "kernels_t.dd_search"
+        mod = importlib.import_module("kernels_t.dd.search")
+        assert mod.solve_value.__module__ == "kernels_t.dd.search"
     finally:
         sys.path.remove(str(tmp_path))
+
+
+def test_ab_finds_the_solver_modules_of_a_flat_revision(tmp_path, monkeypatch):
+    # a revision whose solver modules sit flat in kernels/ (dd_search.py) is compared
+    # with one holding the kernels.dd package: each copy's module is found by its concept
+    from bench.ab import solver_module
+
+    for package, files in (("kernels_flat", ("dd_search.py",)),
+                           ("kernels_pkg", ("dd/__init__.py", "dd/search.py"))):
+        for name in ("__init__.py", *files):
+            (tmp_path / package / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / package / name).write_text(f"WHERE = {name!r}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert solver_module("kernels_flat", "search").WHERE == "dd_search.py"
+    assert solver_module("kernels_pkg", "search").WHERE == "dd/search.py"
+    with pytest.raises(ModuleNotFoundError):
+        solver_module("kernels_pkg", "batch")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -76,7 +94,7 @@ def test_ab_bridge_tasks_are_the_solver_bench_jobs():
     # after the three warm-up ones, the declarer's partnership, leader on declarer's left
     from bench.ab import _tasks
     from bench.bench_solver import bridge_jobs
-    from kernels.dd_batch import JOB_TRICKS
+    from kernels.dd.batch import JOB_TRICKS
 
     bench = bridge_jobs(7)[5:10]
     tasks = _tasks("bridge", 2, 7, leader=1)
@@ -150,27 +168,25 @@ def test_nodes_counters_add_up_and_leave_the_answers_alone(tmp_path, monkeypatch
     # does, and its counters are consistent: each expanded boundary node ends at its lead
     # with a cut-off by the first card, by a later one, or none (numeric and bridge)
     import hashlib
-    import importlib
 
-    from bench.ab import _tasks
+    from bench.ab import _tasks, solver_module
     from bench.nodes import count, counting_copy
-    from kernels import dd_batch, dd_ruff_game, dd_tt
+    from kernels.dd import batch, ruff_game, tt
 
     counting_copy("work", "kernels_cn", tmp_path)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.syspath_prepend(str(tmp_path))
-    mods = tuple(importlib.import_module(f"kernels_cn.{m}")
-                 for m in ("dd_batch", "dd_search", "dd_tt", "dd_ruff_game"))
+    mods = tuple(solver_module("kernels_cn", m) for m in ("batch", "search", "tt", "ruff_game"))
     for which, lo, hi in (("num", 0, 3), ("bridge", 0, 10)):
         tasks = _tasks(which, lo, hi, 1)
         st, answers = count(mods, tasks)
-        exact, classes = dd_tt.new_table(16)
-        rmemo = dd_ruff_game.new_ruff_memo(dd_ruff_game.RUFF_CUT_MEMO)
+        exact, classes = tt.new_table(16)
+        rmemo = ruff_game.new_ruff_memo(ruff_game.RUFF_CUT_MEMO)
         digest = hashlib.sha1()
         for deal, leader, jobs in tasks:
             out = np.zeros((1, len(jobs)), np.int8)
-            dd_batch.solve_jobs(deal, 0, 1, leader, jobs, out, exact, classes,
-                                np.zeros(1, np.int64), 0, rmemo)
+            batch.solve_jobs(deal, 0, 1, leader, jobs, out, exact, classes,
+                             np.zeros(1, np.int64), 0, rmemo)
             digest.update(out.tobytes())
         assert answers == digest.hexdigest()[:12], which
         assert st[0] > st[1] > 0
@@ -193,9 +209,10 @@ def test_unknown_revision_is_refused_with_one_line(tool, args):
 def test_perfmap_names_numba_symbols():
     from bench.perfmap import short_name
 
-    assert short_name("_ZN7kernels9dd_search7_searchB4v117B52c8tJTIeFIjxE5ArrayIyLi1E") == \
-        "dd_search._search"
-    assert short_name("_ZN7cpython7kernels8dd_moves11order_movesB4v1") == "dd_moves.order_moves"
+    assert short_name("_ZN7kernels2dd6search7_searchB4v117B52c8tJTIeFIjxE5ArrayIyLi1E") == \
+        "search._search"
+    assert short_name("_ZN7cpython7kernels2dd5moves11order_movesB4v1") == "moves.order_moves"
+    assert short_name("_ZN7kernels5rules10trick_winsB4v1") == "rules.trick_wins"
     assert short_name("malloc") == "malloc"
 
 
@@ -301,7 +318,7 @@ def test_perfmap_lines_knows_the_callees_numba_inlines_itself(tmp_path):
         "@njit\ndef b(x):\n    return a(x)\n")
     assert inlined_spans(tmp_path) == [("m.py", "a", 5, 6)]
     spans = inlined_spans(ROOT / "kernels")
-    assert ("dd_moves.py", "order_moves") in {(f, fn) for f, fn, _, _ in spans}
+    assert ("moves.py", "order_moves") in {(f, fn) for f, fn, _, _ in spans}
 
 
 @pytest.mark.parametrize("args, message", [

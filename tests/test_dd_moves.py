@@ -1,11 +1,11 @@
-"""kernels.dd_moves: one legal card per run of equivalent cards, nothing else (R19)."""
+"""kernels.dd.moves: one legal card per run of equivalent cards, nothing else (R19)."""
 
 import random
 
 import numpy as np
 
-from kernels.dd_moves import opponents_choice, order_moves
-from kernels.dd_search import MAX_MOVES
+from kernels.dd.moves import opponents_choice, order_moves
+from kernels.dd.search import MAX_MOVES
 from tests.conftest import sized
 from tests.reference_dd import trick_winner
 from tests.test_dd_state import runs
@@ -82,7 +82,7 @@ def test_r15_misere_defender_leads_first_where_the_declarer_cannot_get_low():
 def test_r10_lead_prefers_the_suit_where_the_opponents_have_fewest_cards():
     # North (0) plays alone, no trump, and leads: its five of spades and five of hearts are
     # equally good losers, but the defenders hold nine spades and three hearts, so a heart
-    # lead leaves them fewer replies to search (kernels.dd_moves.opponents_choice)
+    # lead leaves them fewer replies to search (kernels.dd.moves.opponents_choice)
     def cards(*ids):
         return sum(1 << c for c in ids)
 
@@ -107,10 +107,10 @@ def test_r10_lead_prefers_the_suit_where_the_opponents_have_fewest_cards():
 def test_r15_r19_misere_declarer_discards_towards_ducking_first():
     # seed-777 deal 30 after the little-misère discards; East leads the HK and South, void
     # in hearts, discards (R19). The C8 or the C6 leaves it two places short of ducking
-    # every trick (kernels.dd_bounds.ducking_gaps), the DA or the SK three: a club first,
+    # every trick (kernels.dd.misere.ducking_gaps), the DA or the SK three: a club first,
     # the higher one among equals, where the highest card (the DA) came first before
     from analyser.cards import parse_deal
-    from kernels.dd_search import gone_of
+    from kernels.dd.search import gone_of
 
     hands = parse_deal("N:7.T763.T976.432 QJ8.K852.83.KT5 KT542..AJ542.86 963.J94.KQ.AQ97")
     hk = 13 + 11
@@ -128,7 +128,7 @@ def test_r10_lone_declarer_leads_towards_a_trick_before_a_lead_with_fewer_replie
     # and then the king wins; the H4 is under three defenders' honours. The defenders hold
     # six clubs and three hearts, so by their replies alone (as a partnership orders its
     # leads, LEAD_CHOICE_WEIGHT) the heart came first; a lone declarer counts the cards
-    # above its lead too (kernels.dd_moves.LONE_ABOVE_WEIGHT): where it needs a trick, the
+    # above its lead too (kernels.dd.moves.LONE_ABOVE_WEIGHT): where it needs a trick, the
     # lead that sets one up
     def cards(*ids):
         return sum(1 << c for c in ids)
@@ -162,7 +162,7 @@ def _cards(*ids):
 
 
 def test_r20_partnership_leads_through_the_top_card_to_the_partners_next_two():
-    # no trump, North on lead (kernels.dd_moves.partnership_leads): East holds the HA and
+    # no trump, North on lead (kernels.dd.moves.partnership_leads): East holds the HA and
     # South the HK HQ under it, so a heart lead sets up a trick for the side; West holds
     # the SA over North's spades and South has none. The opponents hold two cards of each
     # suit, so by their replies alone the suits tie and the spade (lower suit id) came
@@ -243,7 +243,7 @@ def test_r10_lone_declarer_tries_the_lead_that_last_cut_off_at_the_trick_early()
     # North plays alone, no trump, and leads: the defenders hold three hearts above its H5
     # and four spades above its S5, so the H5 comes before the S5 (and the C2, a winner,
     # first), unless the S5's lead was the last to cut off at this trick of the search
-    # (the killer, kernels.dd_moves.KILLER_BOSTON points); the table's best lead still
+    # (the killer, kernels.dd.moves.KILLER_BOSTON points); the table's best lead still
     # comes first of all
     def cards(*ids):
         return sum(1 << c for c in ids)

@@ -1,4 +1,4 @@
-"""kernels.dd_ruff_game: the lone declarer's ruff game (R10, R18-R21).
+"""kernels.dd.ruff_game: the lone declarer's ruff game (R10, R18-R21).
 
 The kernel, which holds the players to dominant choices and memoises, agrees with an
 exhaustive minimax of the same game in plain Python (every card of every hand tried); a
@@ -19,24 +19,25 @@ import numpy as np
 import pytest
 
 from analyser import parse_deal
-from kernels.dd_bounds import quick_bounds
-from kernels.dd_ruff_game import (
+from kernels.dd.ruff_game import (
     _beyond,
     _canonical,
     _canonical_sides,
     _d_cards,
     _start,
     _sure,
+    _wins,
     new_ruff_memo,
     new_ruff_work,
     ruff_cut,
     ruff_game_wins,
     ruff_lower_bound,
-    ruff_tricks,
 )
-from kernels.dd_ruff_game import _normalise as _kernel_normalise
-from kernels.dd_state import SUIT_MASK
-from kernels.dd_trump_game import TRUMP_MEMO, new_trump_work, trump_tricks
+from kernels.dd.ruff_game import _normalise as _kernel_normalise
+from kernels.dd.ruff_game import _role as _kernel_role
+from kernels.dd.state import SUIT_MASK
+from kernels.dd.sure_tricks import quick_bounds
+from kernels.dd.trump_game import TRUMP_MEMO, new_trump_work, trump_tricks
 from tests.conftest import sized
 from tests.reference_dd import random_ending
 from tests.test_dd_search import brute_value
@@ -53,6 +54,13 @@ CHOICE_EXAMPLE = "N:8.T6.9. 72..74. T.A2.Q. Q9.Q9.."
 GAP_EXAMPLE = "N:.5.8.9 .7..73 ..A2.2 ..J.T6"
 # N: SQ84 C5, E: DT84 CJ, S: S5 DJ96, W: SJT DK5
 RUFF_HIGH_EXAMPLE = "N:Q84...5 ..T84.J 5..J96. JT..K5."
+
+
+def ruff_tricks(hands, leader, trump, d, k, budget, memo, work):
+    """Whether the lone declarer `d` surely makes `k` of the tricks left by the kernel's
+    ruff game within `budget` nodes (an out-of-budget game counts as lost)."""
+    t0, t1, t2, t3, ln = _start(hands, trump, d)
+    return _wins(t0, t1, t2, t3, ln, _kernel_role(d, leader), k, budget, memo, work)
 
 
 def _bits(mask):
@@ -308,7 +316,7 @@ def test_r20_ruff_game_quick_bounds_hold_against_exhaustive_minimax(scale):
 
 
 def _class_variant(rng, hands, rel):
-    """A random position of the table class that `rel` defines (kernels.dd_tt): in each
+    """A random position of the table class that `rel` defines (kernels.dd.tt): in each
     suit the cards at or above its lowest relevant card keep their owners, the lower ones
     are dealt out again among the same hands, each keeping its count of them."""
     out = [0, 0, 0, 0]

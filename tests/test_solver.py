@@ -355,9 +355,9 @@ def test_batch_of_zero_deals():
 
 
 def test_search_kernel_callable_from_njit():
-    from kernels.dd_ruff_game import new_ruff_memo
-    from kernels.dd_search import new_buffers, solve_value
-    from kernels.dd_tt import new_table
+    from kernels.dd.ruff_game import new_ruff_memo
+    from kernels.dd.search import new_buffers, solve_value
+    from kernels.dd.tt import new_table
 
     @njit
     def inside(hands, leader, trump, seat, exact, classes, moves, scores, rmemo):

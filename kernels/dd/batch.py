@@ -13,14 +13,14 @@ Python threads at once, each with its own transposition table, handing deals out
 threads finish earlier ones.
 
 The table is reused across every job of a deal (and across deals: entries are properties
-of positions alone, see kernels.dd_tt), so results never depend on the number of threads
+of positions alone, see kernels.dd.tt), so results never depend on the number of threads
 or on which thread solved which deal, only the time does. Each deal starts a new table
 generation, so the replacement policy prefers evicting earlier deals' entries.
 """
 
 import numpy as np
 
-from kernels.dd_search import (
+from kernels.dd.search import (
     MAX_MOVES,
     MAX_PLY,
     PROBE_NODES,
@@ -40,7 +40,7 @@ GUESS_UP = 1
 def partnership_guess(hands, seats, trump):
     """A first target for a partnership's tricks (`seats`, two seats): a linear estimate
     from the side's high-card points (ace 4, king 3, queen 2, jack 1) and, with a trump
-    suit, its trumps, plus GUESS_UP, within 1..13 (kernels.dd_search.solve_value steps
+    suit, its trumps, plus GUESS_UP, within 1..13 (kernels.dd.search.solve_value steps
     from it).
 
     Least squares on the solver bench's 500 bridge jobs: no trump, tricks = 0.499 hcp -
@@ -74,8 +74,8 @@ def partnership_guess(hands, seats, trump):
 def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot, rmemo,
                stats=None):
     """Run every job on deals first, first + step, ... with one table and one ruff-game memo
-    (`rmemo`, kernels.dd_search.search); results into `out`. `stats`, when given, is the
-    search's score buffer (kernels.dd_search.new_buffers), kept by the caller so that it
+    (`rmemo`, kernels.dd.search.search); results into `out`. `stats`, when given, is the
+    search's score buffer (kernels.dd.search.new_buffers), kept by the caller so that it
     can read the profiling rows after (`python -m bench.nodes`); numba compiles the call
     without it with the test pruned away."""
     n = deals.shape[0]

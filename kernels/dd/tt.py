@@ -2,7 +2,7 @@
 
 Positions are stored at trick boundaries. A stored result is a property of a whole class
 of positions (partition search, Ginsberg 1996; DDS's "winning ranks"): while solving a
-position the search records which cards decided a trick *by rank* (kernels.dd_search),
+position the search records which cards decided a trick *by rank* (kernels.dd.search),
 and, per suit, only the cards from the top down to the lowest such card must be owned by
 the same hands for the result to carry over. Below that threshold only how many cards of
 the suit each hand holds matters. So an entry holds
@@ -105,7 +105,7 @@ outgrew a bucket, and their lookups read the spilled buckets' other keys.
 
 Each half is used through a *window*, its first `window` entries (the bucket count a key
 is hashed into; the header after the buckets holds it, `new_tables`). A store under a new
-generation (a new deal, kernels.dd_batch) sets it back to WINDOW_MIN entries, and once
+generation (a new deal, kernels.dd.batch) sets it back to WINDOW_MIN entries, and once
 the entries placed in the generation reach half the window, it doubles, up to the whole
 half (half of it in the class half, whose upper half is the pool of runs: `_most`), each
 entry whose bucket now lies in the upper part moving there (`_grow`). A deal
@@ -146,7 +146,7 @@ from kernels.bits import (
     popcount,
     trailing_zeros,
 )
-from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1, suit_of
+from kernels.dd.state import SUIT13, SUIT_MASK, U0, U1, suit_of
 from kernels.jit import NO_REFCOUNT, njit
 
 WAYS = 4  # an exact bucket (one entry a position)
@@ -476,7 +476,7 @@ def _most(table, cls):
 
 @njit(**NO_REFCOUNT)
 def _start(table, gen, cls):
-    """Before a store: a new generation (a new deal in kernels.dd_batch) starts from the
+    """Before a store: a new generation (a new deal in kernels.dd.batch) starts from the
     smallest window, in the class half (`cls`) with an empty pool."""
     hd = _header(table)
     if table[hd, 2] != np.uint64(gen):
@@ -826,15 +826,6 @@ def _pool_alloc(classes, n):
         return -1
     classes[hd, 3] = np.uint64(used + n)
     return used
-
-
-@njit(**NO_REFCOUNT)
-def tt_lookup(classes, dist, meta, o1, o2, need=0):
-    """Best bounds over the entries matching a position: (lower, k of lower, upper, k of
-    upper, move code); (0, 0, 13, 0, 0) when none matches. With `need` >= 1 (a search's
-    target), the first bound found that settles it (`class_lookup`)."""
-    lo, klo, up, kup, code, _ = class_lookup(classes, dist, meta, o1, o2, need)
-    return lo, klo, up, kup, code
 
 
 @njit(**NO_REFCOUNT)

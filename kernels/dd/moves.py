@@ -14,8 +14,8 @@ wants to win a trick itself.
 import numpy as np
 
 from kernels.bits import highest_bit_index, leading_zeros, popcount, trailing_zeros
-from kernels.dd_bounds import ducking_gaps
-from kernels.dd_state import (
+from kernels.dd.misere import ducking_gaps
+from kernels.dd.state import (
     SUIT_MASK,
     U0,
     U1,
@@ -27,7 +27,7 @@ from kernels.dd_state import (
     sequence_bottoms,
     suit_of,
 )
-from kernels.dd_tt import OWNER_BITS, owner_words
+from kernels.dd.tt import OWNER_BITS, owner_words
 from kernels.jit import NO_REFCOUNT, njit
 
 
@@ -128,7 +128,7 @@ def partnership_leads(hands, p, cand, gone, trump, first, killer, left, moves, s
     the table's lead always first): 0.692 of the time, median per solve 0.805.
 
     The seats of each suit's three highest cards come from the owner words of the
-    table's key (kernels.dd_tt.owner_words, one gather per suit) rather than a search of
+    table's key (kernels.dd.tt.owner_words, one gather per suit) rather than a search of
     the hands for each card. Fifty-fourth session: nodes and answers the same; `python -m
     bench.ab`, the 500 bridge jobs, 3 rounds, 0.989 of the time (the median job 0.990).
     """
@@ -145,7 +145,7 @@ def partnership_leads(hands, p, cand, gone, trump, first, killer, left, moves, s
     tLH = highest_bit_index(hands[lho] & tm)
     tRH = highest_bit_index(hands[rho] & tm)
     tP = highest_bit_index(hands[part] & tm)
-    o01, o23 = owner_words(hands)  # each suit's owners, highest card first (kernels.dd_tt)
+    o01, o23 = owner_words(hands)  # each suit's owners, highest card first (kernels.dd.tt)
     n = 0
     for s in range(4):
         sm = SUIT_MASK[s]
@@ -471,7 +471,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     position as often as not, and on full deals trying it first of all cost about five
     times the search time (measured; see BENCHMARKS.md, eighth session). Followers have
     no killer. `wi`, for a follower, is the index in `trick` of the card now winning it
-    when the caller keeps it (kernels.dd_search), else -1: worked out here.
+    when the caller keeps it (kernels.dd.search), else -1: worked out here.
     """
     p = (leader + nplayed) & 3
     hand = hands[p]
@@ -819,7 +819,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     sc = 50 + rank
                     if s != led and ((winmask >> p) & 1) == 1:
                         # the misère declarer's discard: 20 points a place it leaves the
-                        # declarer short of ducking every trick (kernels.dd_bounds.
+                        # declarer short of ducking every trick (kernels.dd.misere.
                         # ducking_gaps). Misère of seed-777 deals 0-39 2.61 -> 0.83 s,
                         # 200 deals 18.43 -> 12.64 s (deal 30 South's little misère 2.31
                         # -> 0.45 s); 10 or 40 points a place, or following cards

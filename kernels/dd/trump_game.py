@@ -40,8 +40,7 @@ An explicit stack, not recursion: numba cannot cache a self-recursive function.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_bounds import split_bottoms
-from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
+from kernels.dd.state import SUIT_MASK, U0, U1, lowest_bit, split_bottoms
 from kernels.jit import NO_REFCOUNT, njit
 
 TRUMP_GAME_BUDGET = 4096  # nodes of one game at most

@@ -8,26 +8,24 @@ partnership is maxmask = winmask = side; misère (R15, R21) asks whether the def
 trick is an immediate cut-off. Play follows R19 (follow suit) and R20 (trick winner).
 
 The exact value comes from repeated target searches stepped from a first guess; every
-search shares one transposition table (kernels.dd_tt), which stores bounds at trick
+search shares one transposition table (kernels.dd.tt), which stores bounds at trick
 boundaries, so each step reuses the previous steps' work.
 """
 
 import numpy as np
 
 from kernels.bits import highest_bit_index, leading_zeros, popcount, trailing_zeros
-from kernels.dd_bounds import (
+from kernels.dd.misere import (
     MISERE_BUDGET,
     MISERE_MEMO,
     ducking_gaps,
     misere_force,
     new_misere_work,
-    quick_bounds,
-    second_hand_tricks,
-    side_takes_trick,
 )
-from kernels.dd_moves import order_moves
-from kernels.dd_ruff_game import RUFF_MEMO, new_ruff_work, ruff_cut, ruff_lower_bound
-from kernels.dd_state import (
+from kernels.dd.moves import order_moves
+from kernels.dd.ruff_game import RUFF_MEMO, new_ruff_work, ruff_cut, ruff_lower_bound
+from kernels.dd.settle import second_hand_tricks, side_takes_trick
+from kernels.dd.state import (
     FULL_DECK,
     SUIT_MASK,
     U0,
@@ -38,8 +36,9 @@ from kernels.dd_state import (
     run_above,
     suit_of,
 )
-from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
-from kernels.dd_tt import (
+from kernels.dd.sure_tricks import quick_bounds
+from kernels.dd.trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
+from kernels.dd.tt import (
     class_lookup,
     code_card,
     drop_sole_suits,
@@ -100,7 +99,7 @@ _NO_LIMIT = 1 << 62
 @njit
 def trick_relevance(row, winner_index):
     """The winning card of a complete trick when it won by rank (another card of its suit
-    was played to the trick), else nothing: a relevance mask (kernels.dd_tt)."""
+    was played to the trick), else nothing: a relevance mask (kernels.dd.tt)."""
     wcard = row[winner_index]
     ws = suit_of(wcard)
     n = 0
@@ -164,7 +163,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     trick) rather than by recursion: numba cannot reload a cached self-recursive function.
     `hands` is changed and restored in place.
 
-    Every node's value comes with its *relevance* (kernels.dd_tt): the cards that won a
+    Every node's value comes with its *relevance* (kernels.dd.tt): the cards that won a
     trick by rank anywhere in the part of the tree the value rests on (the cut-off child's
     line, or every child when none cuts off), plus what bounds and table entries rested on.
     It is what the table stores, and within a node it prunes moves: once a card of a suit,
@@ -172,7 +171,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     such card of the suit in that hand gives the same value (the two positions agree on
     every card that matters) and is skipped.
 
-    `rmemo` is the ruff game's memo (kernels.dd_ruff_game.new_ruff_memo), asked at a lone
+    `rmemo` is the ruff game's memo (kernels.dd.ruff_game.new_ruff_memo), asked at a lone
     declarer's open trick boundaries with a trump suit; a memo of one entry leaves the ruff
     game out of the search.
 
@@ -216,7 +215,7 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
     searches of one solve share it."""
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
     # count when it began, the lead that last cut off at this trick anywhere in the search
-    # (the killer, kernels.dd_moves.order_moves), 1 when the class half of the table
+    # (the killer, kernels.dd.moves.order_moves), 1 when the class half of the table
     # matched nothing at its start (its store then skips its scan, dd_tt.class_lookup);
     # cards gone, the relevance of the completed trick and the table's keys; per ply: the
     # relevance gathered from the children tried so far, the cards tried, the number of
@@ -552,7 +551,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         lo, up, code, gen)
             if kw != full_ks(hands):
                 # (a key's classes beyond its bucket chain into a run of the pool:
-                # kernels.dd_tt, tt_store)
+                # kernels.dd.tt, tt_store)
                 tt_store(classes, kdist[ut], kmeta[ut], kown1[ut], kown2[ut], kw, cost,
                          lo, up, code, gen, fresh[ut] == 1)
         if ply == 0:
@@ -601,7 +600,7 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
     stepping took 0.933 of the nodes in no trump, 0.974 in all strains, answers the same.
 
     For a lone declarer with a trump suit the window's lower end is raised to the tricks
-    it makes in the ruff game (kernels.dd_ruff_game), and the targets step up from there
+    it makes in the ruff game (kernels.dd.ruff_game), and the targets step up from there
     one trick at a time, `guess` unused: that bound is nearly always the value or one
     short of it (seed-777 deals 0-39, numeric: the value in 512 of 640 solves, one short
     in 106), so a guess above it mostly buys a far-off False search; the numeric jobs of
@@ -726,7 +725,7 @@ def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, mo
     if k <= 1:
         return True  # nothing left to play: no trick can be taken
     # the declarer's discard (R17: optimal), one of `declarer_discards`: first the one
-    # that leaves it fewest places short of ducking every trick (kernels.dd_bounds.
+    # that leaves it fewest places short of ducking every trick (kernels.dd.misere.
     # ducking_gaps), of those the highest rank. Highest ranks alone (before: the four
     # slowest misères of seed-777 deals 0-39 took 47.9 -> 36.7 million nodes against
     # lowest card ids first) tried deal 30 South's three failing discards before its one

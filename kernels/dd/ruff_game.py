@@ -1,10 +1,10 @@
 """How many tricks a lone declarer surely takes with its trumps and top cards: the ruff game.
 
-`solve_value` (kernels.dd_search) asks it once per solve of a numeric contract with a
+`solve_value` (kernels.dd.search) asks it once per solve of a numeric contract with a
 trump suit (R10, R18-R21), before any search (`ruff_lower_bound`), and the search asks it
 again at each trick boundary it cannot settle otherwise (`ruff_cut`): every trick the
 game proves is a trick the search need not prove. Where the trump game
-(kernels.dd_trump_game) forgets the side suits, this game keeps, for each side suit, how
+(kernels.dd.trump_game) forgets the side suits, this game keeps, for each side suit, how
 many cards every defender holds and how many of the declarer D's cards are top cards
 (above every other card of the suit still in play) or not; the trumps are kept card by
 card. So it sees what the quick bounds and the trump game cannot: a defender holding a
@@ -89,10 +89,10 @@ An explicit stack, not recursion: numba cannot cache a self-recursive function.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, prefetch_row, trailing_zeros
-from kernels.dd_bounds import split_bottoms, top_run, unbeaten_trumps
-from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
-from kernels.dd_trump_game import highest_first, stack_work
-from kernels.dd_tt import aligned_zeros
+from kernels.dd.state import SUIT_MASK, U0, U1, lowest_bit, split_bottoms, top_run
+from kernels.dd.trump_game import highest_first, stack_work
+from kernels.dd.trump_rules import unbeaten_trumps
+from kernels.dd.tt import aligned_zeros
 from kernels.jit import NO_REFCOUNT, njit
 
 RUFF_GAME_BUDGET = 1 << 18  # nodes (plays, choices, trick starts) of one game at most
@@ -180,7 +180,7 @@ def _d_cards(t0, ln):
 @njit(**NO_REFCOUNT)
 def _sure(t0, t1, t2, t3, ln, d_leads):
     """Tricks D is sure of in the game: each defender's trump beats at most one of D's
-    (kernels.dd_bounds.unbeaten_trumps); on lead, D first cashes in each side suit its top
+    (kernels.dd.trump_rules.unbeaten_trumps); on lead, D first cashes in each side suit its top
     cards while every defender holding a trump still follows, or, when its top trumps
     are at least as many as every defender's trumps, all its trumps and top cards."""
     theirs = t1 | t2 | t3
@@ -236,7 +236,7 @@ def _memo_get(memo, s, w1, w2):
 
 @njit(**NO_REFCOUNT)
 def _memo_put(memo, s, w1, w2, proven, refuted):
-    u = np.uint64(s)  # unsigned: no wraparound test (kernels.dd_tt)
+    u = np.uint64(s)  # unsigned: no wraparound test (kernels.dd.tt)
     memo[u, 0] = w1
     memo[u, 1] = w2
     memo[u, 2] = np.uint64(proven) | (np.uint64(refuted) << np.uint64(8))
@@ -496,7 +496,7 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
 
 @njit
 def new_ruff_work():
-    """Scratch arrays for `ruff_game_wins` (kernels.dd_trump_game.stack_work)."""
+    """Scratch arrays for `ruff_game_wins` (kernels.dd.trump_game.stack_work)."""
     return stack_work(8, 13, _MAXLV, _MAXOPT)
 
 
@@ -839,19 +839,10 @@ def _wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
 
 
 @njit(**NO_REFCOUNT)
-def ruff_tricks(hands, leader, trump, d, k, budget, memo, work):
-    """Whether the lone declarer `d` surely makes `k` of the tricks left, by the ruff game
-    above (`ruff_game_wins` within `budget` nodes, values memoised in `memo`, which may
-    serve every question about one deal and trump; `work`: `new_ruff_work()`)."""
-    t0, t1, t2, t3, ln = _start(hands, trump, d)
-    return _wins(t0, t1, t2, t3, ln, _role(d, leader), k, budget, memo, work)
-
-
-@njit(**NO_REFCOUNT)
 def ruff_cut(hands, leader, trump, d, k, memo, work):
     """(bool, relevance): whether the lone declarer `d` surely makes `k` of the tricks
     left by the ruff game (within `RUFF_CUT_BUDGET` nodes), for a trick-boundary node of
-    the search, with the cards the answer rests on (kernels.dd_tt): D's lowest trump (the
+    the search, with the cards the answer rests on (kernels.dd.tt): D's lowest trump (the
     game sees only how the trumps interleave with D's; lower ones are told apart by their
     hands' lengths alone) and, in each side suit where D holds top cards, its lowest top
     card, so that D holds at least as many top cards in every position of the class (more
@@ -891,7 +882,7 @@ def ruff_lower_bound(hands, leader, trump, d, lo, hi, memo):
 
 
 def new_ruff_memo(entries=RUFF_MEMO):
-    """An empty memo for `ruff_tricks` or `ruff_cut` (`entries` a power of two)."""
+    """An empty memo for `ruff_cut` or `ruff_lower_bound` (`entries` a power of two)."""
     if entries < 2 or entries & (entries - 1):
         raise ValueError(f"memo entries must be a power of two >= 2, not {entries}")
     return aligned_zeros((entries, 3))
