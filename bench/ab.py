@@ -7,16 +7,16 @@ working tree, under the names `kernels_a` and `kernels_b`), each with its own ta
 ruff-game memo, and they solve the same deals one after the other, deal by deal, the
 order swapped every deal: both meet the same load within a second. Two copies of one
 version measure within about 2% of each other on numeric jobs; on misère jobs, whose
-time sits in a few heavy deals, 1.125 apart (deals 0-99, 3 rounds, thirty-fourth
-session), so a few percent there needs more deals and rounds.
+time sits in a few heavy deals, up to 1.125 apart (deals 0-99, 3 rounds), so a few
+percent there needs more deals and rounds.
 
 `--jobs bridge` solves `python -m bench solver`'s bridge jobs instead (section (a): seed
 4242, one declarer's partnership and strain per deal, opening lead on declarer's left),
 `--deals` then counting its timed jobs (0:500), each version keeping its table across
 them as the bench's worker does (`--leader` is for the Boston jobs only; `--strain S|H|D|C|NT`
 keeps only the jobs of one strain, a fifth of them). The same
-version against itself on bridge jobs 0-39, one round: 1.044 (thirty-fifth session), so
-compare 200 jobs or more.
+version against itself on bridge jobs 0-39, one round, can measure 1.044, so compare 200
+jobs or more.
 
 Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--strain S]
 [--rounds N]`,

@@ -19,8 +19,8 @@ times differ by a few percent.
 `--dds` counts DDS (endplay's `solve_board`, value only, one thread, as `python -m bench
 solver` calls it) on the same bridge jobs beside one version, its answers (the side on
 lead's tricks) turned into the declarer's side's for the hash: on the bench's bridge jobs
-0-39 (forty-eighth session) our kernels took 9.22 G instructions for 6.11 M nodes, DDS
-5.52 G for 6.83 M (its own count), 1.87 times its instructions a node.
+0-39 our kernels took 9.22 G instructions for 6.11 M nodes at f44affe, DDS 5.52 G for
+6.83 M (its own count), 1.87 times its instructions a node.
 
 Each version costs a native compile (about two minutes) and two runs under valgrind
 (about a minute each for 40 bridge jobs, thirty times slower than native). It needs

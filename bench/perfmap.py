@@ -30,8 +30,7 @@ one of those.
 Usage: `python -m bench.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
 [--leader SEAT] [--strain S|H|D|C|NT] [--function MODULE.NAME ...] [--lines] [--out DIR]`.
 It needs `perf` (and `objdump` for the instructions, `readelf` for `--lines`) and leaves
-perf.data and the code copy in DIR (default out/perfmap). The thirty-seventh session's
-profile (BENCHMARKS.md) came from the same steps, run by hand.
+perf.data and the code copy in DIR (default out/perfmap).
 """
 
 import argparse
@@ -233,7 +232,7 @@ def report(out: Path, functions=(HOT,)) -> str:
             ips[int(parts[0], 16)] += 1
     total = sum(funcs.values())
     if total == 0:
-        return "bench.perfmap: no samples in the kernels (was perf allowed to sample?)"
+        return "bench.perfmap: no samples in the kernels (is perf allowed to sample?)"
     lines = [f"{total:,} samples in the kernels; share by function:"]
     lines += [f"  {n / total:6.1%}  {name}" for name, n in funcs.most_common(20)]
     objdump = shutil.which("objdump")

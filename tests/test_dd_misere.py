@@ -63,8 +63,8 @@ def _one_suit(rng, suit=1):
 
 def test_r15_r19_r20_misere_suit_game_agrees_with_exhaustive_minimax():
     # one card of each run stands for the run, and the card to beat splits runs: the
-    # search finds the game's exact value (it found 0 wrongly when the card to beat was
-    # left out of the runs: a 6 and an 8 around a 7 led are not equivalent)
+    # search finds the game's exact value (a 6 and an 8 around a 7 led are not
+    # equivalent: leaving the card to beat out of the runs would find 0 wrongly)
     rng = random.Random(5)
     forced = 0
     for _ in range(sized(300, 3000)):
@@ -192,7 +192,7 @@ def test_r15_r21_ducks_every_suit_never_clears_a_declarer_who_can_be_forced():
 
 
 def _pooled_ducks(hands, d):
-    """The rule before the rounds bound, slowly: in every suit the declarer's i-th lowest
+    """The pooled rule without the rounds bound, slowly: in every suit the declarer's i-th lowest
     card below the defenders' i-th lowest for every i up to the shorter side's holding."""
     for s in range(4):
         mine = sorted(c for c in range(13 * s, 13 * s + 13) if hands[d] >> c & 1)

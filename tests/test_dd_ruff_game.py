@@ -403,8 +403,8 @@ def test_r18_r19_r20_ruff_game_plays_round_the_table_from_the_leader():
     # GAP_EXAMPLE, clubs trump: East makes one trick. A defender's trump below one of
     # East's (North's C9 and South's C2 against East's C73) cannot take a trick a higher
     # trump took, so the game, choosing the winner only within the highest trump's gap,
-    # proves the trick; choosing among every defender who played a trump, as until the
-    # twenty-eighth session, it proved none
+    # proves the trick; choosing among every defender who played a trump, it would prove
+    # none
     (GAP_EXAMPLE, 3, 3, 1),
     # RUFF_HIGH_EXAMPLE, diamonds trump, East on lead: East takes nothing. When East
     # leads a trump, South plays the D6 and West overtakes with the DK, keeping the D5 (a

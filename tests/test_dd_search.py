@@ -177,9 +177,9 @@ def test_r10_r19_r20_declarer_tricks_match_brute_force(work):
 
 
 def test_r19_r20_no_trump_sides_of_one_and_three_seats_on_found_endings(work):
-    # endings on which the fortieth session's second-hand quick tricks answered wrongly in
-    # no trump (the second hand's side winning the trick with the third hand's card,
-    # counted cashing from another hand), found by brute force over 3,000 random endings
+    # endings where the second-hand quick tricks can go wrong in no trump (the second
+    # hand's side winning the trick with the third hand's card, to be counted cashing from
+    # that hand), found by brute force over 3,000 random endings
     exact, classes, moves, scores = work
     for hands, leader, mask in (([33687808, 225, 541698, 8388636], 2, 14),
                                 ([87978244308992, 3298534948896, 598134593946112, 9437190],
@@ -306,8 +306,8 @@ def test_r20_stored_classes_carry_over_only_where_ranks_do_not_matter():
 def test_r20_stored_entries_never_name_a_suit_one_hand_holds_alone():
     """A suit whose cards in play one hand holds alone is owned as the suit lengths say,
     so the search passes no card of it up (kernels.dd.tt.drop_sole_suits): the root's
-    stored bounds name none of it, and the answers still equal the brute force. Before,
-    about one root in sixteen of such 4-card endings named that suit (R19, R20)."""
+    stored bounds name none of it, and the answers still equal the brute force (R19,
+    R20)."""
     rng = random.Random(5)
     for _ in range(sized(200, 1000)):
         sole_suit, holder = rng.randint(0, 3), rng.randint(0, 3)

@@ -139,10 +139,9 @@ def test_r19_r20_second_hand_tricks_agree_with_brute_force():
 def test_r19_r20_second_hand_tricks_find_the_winner_at_the_third_hand():
     # a lone South (2) leads the spade four, no trump; North (0) wins it with the queen
     # for the three defenders and must then lead a club into South's jack, and South's
-    # diamond queen takes the last trick over East's jack: South makes 2 of the 3 tricks.
-    # Found by `make verify`'s full-size brute-force check: the winning card's holder
-    # was looked for at the second and fourth hands only, so the cash was counted from
-    # South's hand and the defenders were given their 2 tricks
+    # diamond queen takes the last trick over East's jack: South makes 2 of the 3 tricks
+    # (the winning card's holder is the third hand: counting the cash from South's hand
+    # would give the defenders 2 tricks)
     hands = [(1 << 10) | (1 << 44) | (1 << 47),  # N: SQ C7 CT
              (1 << 15) | (1 << 19) | (1 << 35),  # E: H4 H8 DJ
              (1 << 36) | (1 << 48),  # S: DQ CJ, the S4 led

@@ -317,7 +317,7 @@ def test_window_starts_small_each_generation_and_doubles_keeping_its_entries():
     for i, k in enumerate(keys):
         grows = 2 * (i + 1) >= WINDOW_MIN << growths
         if grows:
-            before = _found(exact, classes, keys[:i])
+            found_then = _found(exact, classes, keys[:i])
         exact_store(exact, k[0], k[1], np.uint64(0), np.uint64(0), 3, i % 5, 9, 0, 1)
         tt_store(classes, k[0], k[1], k[2], k[3], ALL, 3, i % 5, 9, 0, 1)
         if i == 0:
@@ -325,8 +325,8 @@ def test_window_starts_small_each_generation_and_doubles_keeping_its_entries():
         if grows:
             growths += 1
             assert _window_of(exact) == _window_of(classes) == WINDOW_MIN << growths
-            for was, now in zip(before, _found(exact, classes, keys[:i]), strict=True):
-                assert len(was - now) <= 1
+            for then, now in zip(found_then, _found(exact, classes, keys[:i]), strict=True):
+                assert len(then - now) <= 1
     # WINDOW_MIN / 2 entries doubled it, WINDOW_MIN doubled it again, 2 x WINDOW_MIN a third
     # time
     assert growths == 3 and _window_of(exact) == _window_of(classes) == 8 * WINDOW_MIN

@@ -46,13 +46,9 @@ def partnership_guess(hands, seats, trump):
     Least squares on the solver bench's 500 bridge jobs: no trump, tricks = 0.499 hcp -
     4.02 (root-mean-square error 1.24 tricks); a trump suit, 0.365 hcp + 1.094 trumps -
     8.03 (1.13); written here as hcp / 2 - 4 and (4 hcp + 12 trumps - 88) / 11. With the
-    value itself as the first target the bench's jobs took 0.951 of the nodes of a first
-    target of 7 (the constant before the fortieth session), with one above it 0.919, one
-    below 1.048: a search that fails costs less than one that succeeds, so the guess
-    aims one high. With this estimate: 0.978 (GUESS_UP 0: 0.990); on 400 deals of
-    another seed the median job's nodes against DDS's own count went 1.16-1.29 ->
-    1.02-1.14 in the four suits, no trump unchanged (1.17 -> 1.16); the time of all 500
-    bridge jobs 0.998 (`python -m bench.ab`, 3 rounds)."""
+    value itself as the first target the bench's jobs take 0.951 of the nodes of a fixed
+    first target of 7, with one above it 0.919, one below 1.048: a search that fails
+    costs less than one that succeeds, so the guess aims one high (GUESS_UP)."""
     hcp = 0
     trumps = 0
     for q in range(4):
@@ -76,7 +72,7 @@ def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot
     """Run every job on deals first, first + step, ... with one table and one ruff-game memo
     (`rmemo`, kernels.dd.search.search); results into `out`. `stats`, when given, is the
     search's score buffer (kernels.dd.search.new_buffers), kept by the caller so that it
-    can read the profiling rows after (`python -m bench.nodes`); numba compiles the call
+    can read the profiling rows after (`python -m tools.nodes`); numba compiles the call
     without it with the test pruned away."""
     n = deals.shape[0]
     moves = np.zeros((MAX_PLY, MAX_MOVES), np.int64)

@@ -68,30 +68,24 @@ def _beats(follow, ruff, card, led, trump):
 
 
 # Points a lead loses for each card an opponent may choose among in its suit (see
-# `opponents_choice`): on seed-4242 bridge deals 3-42, 35.8 -> 17.7 million nodes (4 points:
-# 22.3, 8: 19.0, 32: 17.4); numeric Boston contracts of seed-777 deals 0-11, 80.6 -> 68.5
-# million (32 points: 67.7). Not for misère leads: 3.4 -> 55 million nodes there. Since the
-# thirty-first session bridge partnerships' leads are `partnership_leads`; this serves the
-# Boston defenders' leads in numeric contracts.
+# `opponents_choice`), for the Boston defenders' leads in numeric contracts (bridge
+# partnerships' leads are `partnership_leads`); not for misère leads, where it costs many
+# times the nodes. Numeric contracts of seed-777 deals 0-11: 0.85 of the nodes.
 LEAD_CHOICE_WEIGHT = 16
 # A lone declarer's leads (a Boston numeric contract, R10): LONE_CHOICE_WEIGHT points a card
 # of the opponents' choice instead, and LONE_ABOVE_WEIGHT points for each opponent's card
 # above the lead (each can take a trick from the lead's run; the fewer, the sooner the
 # run wins one). Scored by the opponents' choice alone, it led the H9 from KT95 (under AJ
-# and Q; the defenders held 9 hearts) before the CQ from KQ6 (under the ace; 10 clubs)
-# where it needed one trick more: seed-777 deal 24, South in diamonds, proving 3 tricks
-# 3.40 -> 2.28 million nodes. Numeric contracts of seed-777 deals 0-39 33.79 -> 25.80
-# million nodes (above 32, choice 8: 26.50; 8 and 8: 26.39; 16 and 16: 28.53; 32 and 16:
-# 27.68), of deals 40-79 31.46 -> 26.89 million; every job of deals 0-39 (`python -m
-# bench.ab`) 36.90 -> 31.31 s, of deals 100-139 25.74 -> 20.59 s.
+# and Q; the defenders hold 9 hearts) before the CQ from KQ6 (under the ace; 10 clubs)
+# where it needs one trick more. Numeric contracts of seed-777 deals 0-39: 0.76 of the
+# nodes by the opponents' choice alone (16 and 8 the best of the pairs tried).
 LONE_ABOVE_WEIGHT = 16
 LONE_CHOICE_WEIGHT = 8
 # Partnership leads (`partnership_leads`): the points the table's best lead (FIRST_POINTS)
 # and the killer (KILLER_POINTS, the lead that last cut off at the same trick of the
 # search) add, by the lead's kind: with trumps in play where the lead's side wins the
 # trick, or not; without trumps in play, likewise (`_TRUMP_WIN` .. `_NT_LOSE`). DDS's
-# values (its Moves.cpp); with the table's lead always first (400 points) bridge seed-777
-# deals 0-19 took 79.64 million nodes, with these 79.22, and the killer then 78.00.
+# values (its Moves.cpp), the table's lead always first (400 points).
 _TRUMP_WIN = 0
 _TRUMP_LOSE = 1
 _NT_WIN = 2
@@ -99,10 +93,8 @@ _NT_LOSE = 3
 FIRST_POINTS = (18, 0, 32, 19)
 KILLER_POINTS = (55, 18, 126, 47)
 # The killer in a numeric contract (R10: the lone declarer's and the defenders' leads; not
-# misère's): KILLER_BOSTON points, the table's best lead still first (400). Seed-777
-# deals 0-39, numeric, 21.85 million nodes without; 20 points 21.42, 40 20.38, 80 20.21,
-# 120 19.28, 160 19.31, 200 19.62, 300 20.81; deals 40-79 23.94 -> 20.98 million (120);
-# `python -m bench.ab`, numeric jobs of deals 0-39, 3 rounds: 0.919 of the time.
+# misère's): KILLER_BOSTON points, the table's best lead still first (400). 120 the best
+# of 20 to 300 points (numeric jobs of seed-777 deals 0-39: 0.919 of the time with it).
 KILLER_BOSTON = 120
 
 
@@ -122,15 +114,12 @@ def partnership_leads(hands, p, cand, gone, trump, first, killer, left, moves, s
     `killer` (the lead that last cut off at this trick of the search) add FIRST_POINTS and
     KILLER_POINTS. `gone` holds the cards out of play, `left` is the tricks left.
 
-    Thirty-first session, seed-777 deals 0-19, both partnerships declaring each strain:
-    113.73 -> 78.00 million nodes, answers unchanged; the bench's 100 bridge deals side by
-    side with the ordering before (`LEAD_CHOICE_WEIGHT` and the scores of `order_moves`,
-    the table's lead always first): 0.692 of the time, median per solve 0.805.
+    Against the numeric contracts' lead order (`LEAD_CHOICE_WEIGHT`), bridge 0.692 of the
+    time.
 
     The seats of each suit's three highest cards come from the owner words of the
     table's key (kernels.dd.tt.owner_words, one gather per suit) rather than a search of
-    the hands for each card. Fifty-fourth session: nodes and answers the same; `python -m
-    bench.ab`, the 500 bridge jobs, 3 rounds, 0.989 of the time (the median job 0.990).
+    the hands for each card (bridge 0.989 of the time).
     """
     lho = (p + 1) & 3
     part = (p + 2) & 3
@@ -451,12 +440,9 @@ def _put(moves, scores, n, c, sc, first):
 
 
 # Inlined into its one caller, the search's loop (numba's `inline="always"`, at numba's IR
-# level), and `partnership_leads` into it. As calls, each array argument went over as
-# seven words, those past the sixth argument on the stack: a perf profile of the bench's
-# bridge jobs (thirty-seventh session, `python -m bench.perfmap`) put 12% of `_search`'s
-# samples on the 54 pushes before the call to order_moves. `python -m bench.ab`, 3 rounds:
-# order_moves inlined, bridge jobs 0-199 0.962 of the time, numeric jobs of deals 0-39
-# 0.979; partnership_leads inlined too, bridge 0.940 of that. Answers unchanged.
+# level), and `partnership_leads` into it: as a call, each array argument goes over as
+# seven words, those past the sixth argument on the stack (perf put 12% of `_search`'s
+# samples on those pushes). Both inlined: bridge 0.904 of the time.
 @njit(inline="always", **NO_REFCOUNT)
 def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, first, moves,
                 scores, killer=-1, wi=-1):
@@ -469,7 +455,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     tricks (KILLER_POINTS for partnerships, KILLER_BOSTON in numeric contracts; not in misère).
     Only a weight: the card that last cut off at the same depth belongs to an unrelated
     position as often as not, and on full deals trying it first of all cost about five
-    times the search time (measured; see BENCHMARKS.md, eighth session). Followers have
+    times the search time (BENCHMARKS.md). Followers have
     no killer. `wi`, for a follower, is the index in `trick` of the card now winning it
     when the caller keeps it (kernels.dd.search), else -1: worked out here.
     """
@@ -545,8 +531,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
             else:
                 # misère (R15, R21): lead low; a defender prefers suits the declarer must
                 # follow, above all those where the declarer's lowest card is high (it has
-                # the fewest cards to duck with there): 12 a rank of that card. The
-                # slowest misères of seed-777 deals 0-39 took 138 -> 48 million nodes
+                # the fewest cards to duck with there): 12 a rank of that card (the
+                # slowest misères of seed-777 deals 0-39: 0.35 of the nodes)
                 sc = 40 - rank
                 for q in range(4):
                     if ((good >> q) & 1) == 1 and q != p and (hands[q] & SUIT_MASK[s]) != U0:
@@ -581,10 +567,7 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         third = nplayed == 2 and self_good == 1 and ((good >> q4) & 1) == 0 and follows
         second = nplayed == 1 and self_good == 1 and follows and partnership
         # a partnership's follower void in the suit led, with a trump suit, as DDS weighs
-        # it (`_void_weight`). Forty-fifth session: nodes, the solver bench's bridge jobs
-        # 0-499 109.75 -> 105.59 M; `python -m bench.ab` 0.998 (3 rounds); the session's
-        # three changes to the followers against its start 0.936 (nodes 0.877). DDS's
-        # no-trump discards instead of ours (below): 106.94 M
+        # it (`_void_weight`; bridge 0.962 of the nodes)
         void_t = (not follows) and trump >= 0 and self_good == 1 and partnership
         for j in range(nplayed + 1, 4):
             if third or second or void_t:
@@ -607,14 +590,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         # trick) first, cheapest first, then `force`, the cheapest card above the fourth
         # hand's next card below its top run where that is above the trick's winner (it
         # makes the fourth hand spend its top card), or, the opponents winning, above
-        # their card; then the rest from the lowest up. Before, every card above the
-        # trick's winner came before the low ones, cheapest first. Forty-fifth session:
-        # nodes, the solver bench's bridge jobs 0-499 120.41 -> 117.78 M (jobs 0-99 20.96
-        # -> 20.38 M; without `force` 22.61 M), numeric contracts of seed-777 deals 0-39
-        # 15.09 -> 14.83 M; `python -m bench.ab`, bridge jobs 0-499, 3 rounds: 0.991 (the
-        # partnerships' form) and 0.953. That form measured `force` from the opponents'
-        # card rather than the trick's winner, as DDS does: with the second hand's
-        # weights below, 111.15 -> 109.75 M nodes, numeric 14.83 -> 14.79 M
+        # their card (as DDS does); then the rest from the lowest up (against every card
+        # above the trick's winner first, cheapest first: bridge 0.978 of the nodes)
         win_line = 99
         force = -1
         if third:
@@ -646,13 +623,9 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
         # beating both first, then a split of a sequence, then the cards below; with a
         # trump suit, by whether the side can win the trick (the third hand's ruff and
         # the partner's considered), covering, ducking or splitting as DDS scores them.
-        # Before, a card beating the trick that no opponent can beat came first, then
-        # low when a partner still to play can win, else the cheapest card above the
-        # trick's winner. Forty-fifth session: nodes, the solver bench's bridge jobs
-        # 0-499 117.78 -> 111.15 M (the no-trump part alone 116.57 M); `python -m
-        # bench.ab` bridge jobs 0-499, 3 rounds: 0.975, 0.994, 1.035, 1.013 (the last
-        # two with the loop over the later hands skipped, above); with the third hand's
-        # change against the session's start, 5 rounds, 0.967
+        # (against a card no opponent can beat first, then low when a partner still to
+        # play can win, else the cheapest card above the trick's winner: bridge 0.944 of
+        # the nodes)
         lead_c = trick[0]
         max3 = -1
         min3 = -1
@@ -679,18 +652,9 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                 third_stops = max3 >= 0 or t3 == U0  # the third hand cannot ruff
                 leader_over = (hands[leader] & SUIT_MASK[led]) > fp
         # one loop per kind of follower (the kind is fixed for the call), so that each
-        # loop has fewer values to keep live than one loop testing the kind at every card
-        # had, and only the other side's loop (misère's declarer) holds the call that
-        # changes `hands` (the likely reasons for the fewer instructions; not verified).
-        # Fifty-first session, nodes and answers the same in every form. Written out in
-        # each loop (no helpers): bridge jobs 0-39, valgrind, instructions 0.955,
-        # mispredictions 0.933; `python -m bench.ab`, the 500 bridge jobs, 5 rounds:
-        # 0.951 and 0.971 (the median job 0.944, 0.968). As here, with the helpers:
-        # 0.990 (0.989). The first step alone (third, second and void hands apart, the
-        # rest in one loop): instructions 0.951, time 0.999. The cards written out first
-        # and each loop over the array: instructions 1.007. The card taken from the mask
-        # by a helper too (`c, cand = ...`) and the 400 points as a conditional
-        # expression: instructions 0.931, time 1.015 and 1.037
+        # loop has fewer values to keep live than one loop testing the kind at every card,
+        # and only the other side's loop (misère's declarer) holds the call that changes
+        # `hands` (against one loop: bridge 0.951 of the time, the median job 0.944)
         led_base = 13 * led  # the third and second hands' cards are of the suit led
         if third:
             while cand:
@@ -792,16 +756,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                         # no trump: discard from the longest suit first (DDS's NT
                         # discards weigh suit length too), and from a suit the seat
                         # opposite is short in when it is on the same side (a bridge
-                        # partner, a fellow defender), 8 points for each of its cards. The
-                        # bench's no-trump bridge jobs (100 of 0-499): boundary nodes
-                        # 12.85 -> 11.69 M with the length, time 0.933; -> 10.69 M with
-                        # the partner's length too, time 0.965 (`python -m bench.ab`, 3
-                        # rounds); the no-trump jobs of 400 seed-999 deals 6.81 -> 6.49
-                        # -> 6.15 M. 3 points a card in every strain helped no trump
-                        # less and the suits not at all, 6 cost the suits 2-4% more
-                        # nodes; 15 points, a penalty for pitching from a guarded
-                        # second-best card, 2, 4 or 12 points a partner's card, or the
-                        # opponents' length counted, no better. Thirty-ninth session
+                        # partner, a fellow defender), 8 points for each of its cards
+                        # (the no-trump bridge jobs: 0.83 of the boundary nodes)
                         sc += 10 * popcount(hand & SUIT_MASK[s])
                         if (good >> ((p + 2) & 3)) & 1:
                             sc -= 8 * popcount(hands[(p + 2) & 3] & SUIT_MASK[s])
@@ -820,10 +776,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                     if s != led and ((winmask >> p) & 1) == 1:
                         # the misère declarer's discard: 20 points a place it leaves the
                         # declarer short of ducking every trick (kernels.dd.misere.
-                        # ducking_gaps). Misère of seed-777 deals 0-39 2.61 -> 0.83 s,
-                        # 200 deals 18.43 -> 12.64 s (deal 30 South's little misère 2.31
-                        # -> 0.45 s); 10 or 40 points a place, or following cards
-                        # scored so too, were slower
+                        # ducking_gaps; misère of seed-777 deals 0-199: 0.69 of the
+                        # time, 10 or 40 points a place slower)
                         hands[p] ^= U1 << np.uint64(c)
                         sc -= 20 * ducking_gaps(hands, p)
                         hands[p] ^= U1 << np.uint64(c)

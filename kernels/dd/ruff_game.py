@@ -39,27 +39,15 @@ among them once it is played): the game's value is the same for every arrangemen
 defenders' trumps within a gap between D's trumps (the winner is chosen among a gap, and
 D's trumps compare with whole gaps), so the trumps of a gap are one choice. The game
 sees the defenders' trumps only as they interleave with D's (with each hand's count of
-them), which is what the search's stored relevance rests on (`ruff_cut`). Giving a
-trumped trick to the highest defender's trump by its exact rank made the game wrong
-with the cuts it had then: seed-777 deals 20-39 got a different `dd_table` (measured
-while this game was built).
+them), which is what the search's stored relevance rests on (`ruff_cut`). A trumped
+trick given to the highest defender's trump by its exact rank would be wrong with these
+cuts (a trump's exact rank is not in the class the relevance names).
 
-Until the twenty-eighth session the defenders chose the winner among every defender who
-had played a trump, even one below D's trump or in a lower gap, and so, after D had
-played, a defender's lowest trump and its lowest above D's were its only trump plays
-worth trying. Choosing within the highest gap, the root bounds of seed-777 deals 0-39
-(numeric) are the value in 529 solves of 640 (520 before) and the searches take 21.85
-million nodes (25.80 before). A defender's lowest trump no longer dominates its higher
-ones, nor a high one a low one: overtaking a partner's trump with a high one can keep a
-low trump that is worth more later; cut to the lowest trump and the lowest that takes or
-shares the trick, the game claimed a trick on a 4-card ending where the declarer makes
-none (`tests/test_dd_ruff_game.py`).
-
-Until the eighteenth session the defenders led any suit one of them held and the right-
-hand opponent always played before D, the two others after it, whoever led: on 3,000
-random endings of 2-5 cards that game made 1,584 of the 1,897 tricks the declarer makes
-there, this one 1,718, and the Boston analysis takes about a quarter less time with it
-(side by side, BENCHMARKS.md).
+The defenders choose a trumped trick's winner within the highest gap holding one of
+their trumps, so no defender's trump dominates another: overtaking a partner's trump
+with a high one can keep a low trump that is worth more later, and a game cut to the
+lowest trump and the lowest that takes or shares the trick claims a trick on a 4-card
+ending where the declarer makes none (`tests/test_dd_ruff_game.py`).
 
 At each trick start two quick bounds may settle the game without a search: D is sure of
 its trumps less those a higher opposing trump can beat (each opposing trump is played to
@@ -68,20 +56,17 @@ lowest first), plus, on lead, the top cards it cashes in each side suit while ev
 defender holding a trump still follows (R19), or, when its top trumps are at least as many
 as every defender's trumps (they draw them), all its trumps and top cards; and D takes at
 most its cards less the most trumps one defender holds above all of D's (each wins a
-trick of its own for the defenders, R20). On seed-777 deals 0-19 (numeric) they cut the
-games' nodes asked by the search from 155 to 82 million and the search's own from 43.1
-to 40.4 million. The memo is
-read once per trick start, on entering it; the bounds read are kept on the game's stack
-and written back with the result on leaving it (a second read missed the cache as often
-as the first: half the game's time went to the two).
+trick of its own for the defenders, R20); they halve the games' nodes. The memo is read
+once per trick start, on entering it; the bounds read are kept on the game's stack and
+written back with the result on leaving it (a second read misses the cache as often as
+the first).
 
 The game's value depends on how many trumps each defender holds between two of D's
 trumps (above its highest, below its lowest), every hand's side-suit lengths, D's top
 cards and which hand leads, and not on the order of the side suits, so its memo is keyed
-on those alone (`_canonical`, `_canonical_sides`). Keyed on every trump's owner and the
-side suits in their order, as until the twenty-second session, the games of seed-777
-deals 0-19 (numeric) took 74.8 million nodes; keyed so, 28.8 million: states reached in
-one game, or at the start of another, by other lines share their entries.
+on those alone (`_canonical`, `_canonical_sides`): states reached in one game, or at
+the start of another, by other lines share their entries (0.39 of the game nodes of a
+memo keyed on every trump's owner and the side suits in their order).
 
 An explicit stack, not recursion: numba cannot cache a self-recursive function.
 """
@@ -97,11 +82,8 @@ from kernels.jit import NO_REFCOUNT, njit
 
 RUFF_GAME_BUDGET = 1 << 18  # nodes (plays, choices, trick starts) of one game at most
 RUFF_MEMO = 1 << 15  # entries (three words each) of the memo of one solve
-# nodes of one game asked at a node of the search (`ruff_cut`). 8,192 until the game's
-# options were reordered (e1c5976); after it, seed-777 deals 0-39 numeric: game nodes 158.5
-# -> 153.3 million, search nodes 38.51 -> 33.88 million with 2^18; all jobs, run at the
-# same time, 0.92, 0.82, 0.88, 1.08, 0.97, 0.90 of the time (2^16: 0.98, 0.98, 0.93; 2^20:
-# 1.04, 0.99)
+# nodes of one game asked at a node of the search (`ruff_cut`; against 8,192, numeric
+# jobs about 0.9 of the time, 2^16 and 2^20 no better)
 RUFF_CUT_BUDGET = 1 << 18
 RUFF_CUT_MEMO = 1 << 19  # entries of a worker's memo for those games (12 MiB)
 
@@ -428,10 +410,8 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
             out[0] = _FOLLOW
             return 1
         if led != _TRUMP or m == U0:
-            # a discard before a ruff (the option orders here and below: seed-777 deals
-            # 0-39, numeric, game nodes 192.4 -> 158.5 million, search nodes 38.44 ->
-            # 38.51 million; all jobs 15.85, 16.16, 15.52 -> 14.21, 13.98, 14.75 s run at
-            # the same time)
+            # a discard before a ruff (the option orders here and below: 0.82 of the
+            # game nodes, e1c5976)
             for j in range(3):
                 if j != led and _len(ln, role, j) > 0:
                     out[n] = j
@@ -507,8 +487,7 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
     nodes (plays with a choice, the defenders' choices of a trick's winner, and trick
     starts; a play with no choice, a defender following the side suit led or D holding
     only top cards of it or only others, is made with the play before it: a fifth of the
-    game's nodes on seed-777 deals 0-19, numeric, and 1.7% of their time, measured in one
-    process solving deal by deal in turn). Trumps by role (t0 D, t1 A, t2 L, t3 P) in
+    game's nodes). Trumps by role (t0 D, t1 A, t2 L, t3 P) in
     bits 0..12; `ln` packs the defenders' side-suit lengths (4 bits per role 1..3 and side
     suit, from bit 0), D's top cards (from bit 36) and other cards (from bit 48) of each
     side suit; `lead` is the role on lead. Trick-start values are kept in `memo` ((size,
@@ -743,12 +722,9 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
             # the trick starts the defenders may choose: their memo lines requested
             # together now, so that the reads overlap. A trick start's memo read is the
             # game's costliest instruction (43% of its samples, a miss in the cache), and
-            # 10.2 of the 18.2 million reads on seed-777 deals 0-19 (numeric) follow such
-            # a choice; all jobs of deals 0-39 took 15.46, 14.34, 15.00 -> 13.41, 13.94,
-            # 14.61 s side by side, 18.84, 17.75, 16.92 -> 15.57, 16.22, 15.05 s run at
-            # the same time. Requesting also the lines after the last card of a trick
-            # (computing every option's trick start) was slower: 8.3-9.1 -> 10.4-10.9 s
-            # on deals 0-19 numeric
+            # more than half the reads follow such a choice (all jobs about 0.93 of the
+            # time). Requesting also the lines after the last card of a trick (computing
+            # every option's trick start) costs more than it saves
             nl = _canonical_sides(_normalise(xln))
             w0 = _w1(x0, x1, x2, x3, 0)
             for r in range(4):

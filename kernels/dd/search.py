@@ -56,7 +56,7 @@ from kernels.jit import NO_REFCOUNT, njit
 
 MAX_PLY = 56
 MAX_TRICKS = 13
-# Profiling only (`python -m bench.nodes`): with COUNT_NODES set before compiling, row
+# Profiling only (`python -m tools.nodes`): with COUNT_NODES set when compiling, row
 # STATS_ROW of the score buffer counts nodes [0], trick-boundary nodes [1], table cut-offs
 # [2], quick-bound cut-offs [3], boundary nodes expanded [4], cut-offs by the lone seat's
 # own games [5]; at the expanded leads of the maximising side, a cut-off by the first card
@@ -88,8 +88,7 @@ _DONE_NOSTORE = 4
 # Probing (`search`): at the maximising side's nodes in the first PROBE_PLIES plies, each
 # card is searched under a node budget (the search's `probe`, misère's PROBE_NODES), then
 # PROBE_GROWTH times as many each round, until one cuts off or all but one are refuted.
-# Misère of seed-777 deals 0-199, one process each: (16 plies, 2048, 4) 8.7 s; 52 plies
-# 12.2 s, 8 plies 10.4 s; 512 nodes 10.0 s, 8192 9.4 s; growth 2 10.3 s.
+# (16 plies, 2048 nodes, growth 4) the quickest of the settings tried on misère.
 PROBE_PLIES = 16
 PROBE_NODES = 2048
 PROBE_GROWTH = 4
@@ -185,10 +184,9 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     the right one does, not its whole refutation. Only the values of finished subtrees
     are used, so the answer is the same with any budget (0: no probing). Misère passes
     PROBE_NODES; the numeric searches pass None, which numba compiles as a search of its
-    own with the probing code pruned away (with the code present but idle, the numeric
-    jobs of seed-777 deals 0-19 took 3-6% longer in `python -m bench.ab`; pruned, 1.02).
-    Probing the lone declarer's leads cost more than it saved there (BENCHMARKS.md, sixth
-    session).
+    own with the probing code pruned away (the code present but idle costs the numeric
+    jobs 3-6% of their time). Probing the lone declarer's leads costs more than it saves
+    there (BENCHMARKS.md).
 
     This allocates the lone seat's game memo (`game_memo`), `search_memo` the stacks and
     scratch arrays, and `_search` does the work.
@@ -323,18 +321,11 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     # the table first, its exact half then its class half, and the quick
                     # bounds only for a position neither settles: the table settles
                     # about as many boundary nodes as the quick bounds do and costs
-                    # about half as many instructions (valgrind's counts). Until
-                    # the forty-eighth session the quick bounds came first, then the
-                    # table; that session put the exact half first (bridge: nodes 1.017,
-                    # instructions 0.947, time 1.005, the median job 0.961-0.976), the
-                    # forty-ninth the class half too (with the words and the exact
-                    # lookup inlined): bridge jobs 0-39 nodes 1.007, quick-bound calls
-                    # 1.52 -> about 0.95 M, instructions 0.916 (valgrind); `bench.ab`,
-                    # the 500 bridge jobs, 3 rounds: 0.944 (the median job 0.953);
-                    # numeric jobs of seed-777 deals 0-39 0.971 (0.982). Not in the
+                    # about half as many instructions (valgrind's counts; against the
+                    # quick bounds first, bridge 0.944 of the time). Not in the
                     # probing (misère) searches, whose quick bounds settle nearly half
-                    # these nodes (a prefetch of the exact bucket while they ran had
-                    # cost them 1.115 of the time there). Tested on `probe`, not on the
+                    # these nodes (there a prefetch of the exact bucket while they run
+                    # costs 1.115 of the time). Tested on `probe`, not on the
                     # mode, so that numba prunes the other order from each compiled
                     # search
                     if probe is not None:
@@ -513,9 +504,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 # the card now winning the trick (R20), kept per ply as cards are played
                 # (`winp`: for the node at a ply, the index of the winning card of those
                 # before it), so that the followers' move ordering, `side_takes_trick` and
-                # the trick's end do not work it out again from the cards. Fifty-fourth
-                # session: nodes and answers the same; `python -m bench.ab`, the 500
-                # bridge jobs, 3 rounds, 0.984 of the time (the median job 0.991)
+                # the trick's end do not work it out again from the cards (bridge 0.984
+                # of the time)
                 if npl == 0:
                     wi = 0
                 else:
@@ -563,11 +553,9 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
         # a forced follower (one candidate, nmov 1 at plies 1-3 of a trick: R19 left it
         # one card, or one run of equivalent cards) takes its child's value, popped here
         # without a pass of the loop, whose _CHILD, _NEXT and _DONE would do no more
-        # (forced followers are 23% of the nodes). Fifty-sixth session: nodes and answers
-        # the same; `python -m bench.ab`, the 500 bridge jobs, 3 rounds: 0.994 and 0.989
-        # of the time (the median job 0.991, 0.992); every Boston job of seed-777 deals
-        # 0-39 1.010 (the median job 1.002). Popping every follower its child settles (a
-        # cut-off, or its last card refuted) this way measured 1.012 of this form
+        # (forced followers are 23% of the nodes; bridge 0.989 of the time). Popping every
+        # follower its child settles (a cut-off, or its last card refuted) this way is
+        # slower (1.012)
         while (ply & 3) != 0 and nmov[np.uint64(ply)] == 1:
             uf = np.uint64(ply)
             tf = np.uint64(ply >> 2)
@@ -594,25 +582,20 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
 
     The window starts at the quick bounds. Otherwise the first target is `guess`
     (clamped into the window) and later ones step one trick at a time from it, up after
-    a search that reached its target, down after one that did not, as DDS steps. Until
-    the fortieth session they bisected the window (on 11-card endings, many sessions
-    before, about 15% fewer nodes than stepping); on the solver bench's bridge jobs
-    stepping took 0.933 of the nodes in no trump, 0.974 in all strains, answers the same.
+    a search that reached its target, down after one that did not, as DDS steps (against
+    bisecting the window, bridge 0.974 of the nodes).
 
     For a lone declarer with a trump suit the window's lower end is raised to the tricks
     it makes in the ruff game (kernels.dd.ruff_game), and the targets step up from there
     one trick at a time, `guess` unused: that bound is nearly always the value or one
     short of it (seed-777 deals 0-39, numeric: the value in 512 of 640 solves, one short
-    in 106), so a guess above it mostly buys a far-off False search; the numeric jobs of
-    those deals took 6-9% less time so (13.8, 12.9 -> 12.6, 12.2 s, side by side).
+    in 106), so a guess above it mostly buys a far-off False search (numeric jobs 6-9%
+    less time so).
 
-    The searches share one memo of the trump game (`game_memo`; one per search before:
-    numeric deals 0-19 and 20-39, six alternating pairs each, medians 7.74 -> 7.40 s and
-    6.97 -> 6.82 s, the shared memo faster in 10 of the 12 pairs). The root's ruff game
-    uses the worker's ruff memo `rmemo`, which the searches' ruff games use too (a fresh
-    memo of its own each solve before: 768 KiB of zeroed pages, and nothing shared; seed-
-    777 deals 0-19, numeric, the searches' game nodes 28.77 -> 25.13 million, run at the
-    same time 7.35, 7.77 -> 6.86, 6.54 s).
+    The searches share one memo of the trump game (`game_memo`). The root's ruff game
+    uses the worker's ruff memo `rmemo`, which the searches' ruff games use too: no
+    fresh 768 KiB of zeroed pages each solve, and values shared across solves (numeric
+    jobs 0.87 of the searches' game nodes).
     """
     gone = gone_of(hands)
     # np.int64, not a bare constant: numba compiles a callee once more for a literal
@@ -647,22 +630,17 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
     The defenders' cards near the top are probed (`search`'s `probe`: PROBE_NODES in the
     batch, a few nodes in the tests that exercise the budgets): where they can force a
     trick, the card that does it is often not the first the ordering tries, and the first
-    one's refutation can cost thousands of times more. Seed-777 deal 136, East's grand
-    misère: 38.3 million nodes, 20.9 million of them refuting North's duck at the first
-    trick, where overtaking forces the trick in 3,387 (with probing about 16 million in
-    all; 4.9 -> 2.8 s, its little misère 6.2 -> 5.2 s). `python -m bench.ab`, without
-    against with: misère of deals 0-199 32.77 -> 21.12 s (a first form of this code, which
-    kept a mask of finished cards instead of moving a given-up card last), of deals 0-39
-    2.90 -> 2.46 s; every job of deals 0-39 27.38 -> 27.18 s, of deals 100-199 38.49 ->
-    30.81 s."""
+    one's refutation can cost thousands of times more: in seed-777 deal 136, East's grand
+    misère, refuting North's duck at the first trick takes 20.9 million nodes, where
+    overtaking forces the trick in 3,387 (misère of deals 0-199: 0.64 of the time
+    with probing)."""
     if popcount(hands[leader]) == 0:
         return True
     winmask = 1 << declarer
     # need and trump as np.int64, not bare constants: numba typed them Literal[int](1)
     # and Literal[int](-1), and compiled a second copy of every callee taking the trump
-    # (quick_bounds, sure_tricks, _cash, side_takes_trick, the ruff game's entry); cold
-    # compile of the solver bench's probe 58.9 -> 54.9 s (numba's compile events),
-    # misère of seed-777 deals 0-199 1.002 of the time (`python -m bench.ab`, 3 rounds)
+    # (quick_bounds, sure_tricks, cash_runs, side_takes_trick, the ruff game's entry):
+    # 4 s of cold compile
     return not search(hands, leader, gone_of(hands), np.int64(1), np.int64(-1), 15 ^ winmask,
                       winmask, exact, classes, gen, moves, scores, np.zeros((1, 3), np.uint64),
                       probe)
@@ -699,11 +677,9 @@ def declarer_discards(hand):
     suit: keeping the lower card, the declarer plays it wherever it would have played the
     higher one (same suit, so the same plays are legal, R19), and every card that beat
     the higher one beats the lower one too (no trump in misère, R15, R20), so every trick
-    it would have lost it still loses, to the same hand, and play goes on alike. Before,
-    one card of each run of equivalent cards was tried (where the contract fails, each one
-    refuted in turn): misère of seed-777 deals 0-39 8.17 -> 5.62 million nodes, `python -m
-    bench.ab` 3.56 -> 2.45 s; deals 100-199 54.84 -> 54.43 million (deal 136, nearly all
-    of it, 49.69 -> 49.22 million, although its East now tries 4 discards, not 12)."""
+    it would have lost it still loses, to the same hand, and play goes on alike (against
+    one card of each run of equivalent cards, misère of seed-777 deals 0-39 0.69 of the
+    nodes)."""
     cand = U0
     for s in range(4):
         x = hand & SUIT_MASK[s]
@@ -726,11 +702,9 @@ def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, mo
         return True  # nothing left to play: no trick can be taken
     # the declarer's discard (R17: optimal), one of `declarer_discards`: first the one
     # that leaves it fewest places short of ducking every trick (kernels.dd.misere.
-    # ducking_gaps), of those the highest rank. Highest ranks alone (before: the four
-    # slowest misères of seed-777 deals 0-39 took 47.9 -> 36.7 million nodes against
-    # lowest card ids first) tried deal 30 South's three failing discards before its one
-    # good one; with the gaps first, misère of deals 0-39 took 3.10, 3.37, 3.12 -> 2.97,
-    # 2.61, 2.42 s side by side, 200 deals 20.28, 19.71 -> 17.28, 17.62 s
+    # ducking_gaps), of those the highest rank (highest ranks alone try seed-777 deal 30
+    # South's three failing discards before its one good one; misère of 200 deals: 0.87
+    # of the time with the gaps first)
     cand = declarer_discards(h[declarer])
     while cand:
         c = -1

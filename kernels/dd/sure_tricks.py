@@ -72,8 +72,7 @@ def cash_runs(hands, p, side, trump, want):
     suits keeps the lead as cashing all does, so the trump run and the side suits giving
     the most tricks, taken until they reach `want`, are a bound of their own on fewer
     cards: a position that keeps those runs but not the others' still reaches it. The
-    search passes that relevance up, so its table entries cover more positions (a small
-    gain: bench bridge job 76, no trump, 996,537 -> 973,318 boundary nodes)."""
+    search passes that relevance up, so its table entries cover more positions."""
     r = popcount(hands[p])
     others = others_of(hands, p)
     rel = U0
@@ -165,11 +164,8 @@ def cash_runs(hands, p, side, trump, want):
     return cashed, extra, rel, undrawn == U0, min(got, cashed), wrel
 
 
-# Inlined into its one caller, `quick_bounds` (numba's `inline="always"`). Fifty-fifth
-# session, `python -m bench.ab`, the 500 bridge jobs, three runs of 3 rounds: 0.932, 0.995
-# and 0.984 of the time (the median job 0.912, 0.992, 0.989), nodes and answers the same;
-# cold compile 122-126 s against 141-143 s for the parent on the same loaded machine. The
-# thirty-eighth session had measured 0.962 (bridge jobs 0-199) and not kept it.
+# Inlined into its one caller, `quick_bounds` (numba's `inline="always"`): bridge 0.984
+# of the time, and a shorter cold compile.
 @njit(inline="always", **NO_REFCOUNT)
 def sure_tricks(hands, p, side, trump, want):
     """(tricks, relevance): tricks the side `side` (seat mask, containing p) is sure to take
@@ -375,10 +371,8 @@ def length_tricks(hands, p, side, trump):
 # sure_cap, _crossing_top and _cash_then_cross are inlined into their callers (numba's
 # `inline="always"`): numba passes an array as seven words, most of them on the stack, and
 # perf put 30% of `sure_tricks`'s samples on its prologue and on reading a callee's
-# result back (`python -m bench.perfmap --function dd_bounds.sure_tricks`). Thirty-eighth
-# session, `python -m bench.ab`: bridge jobs 0-199 0.950 of the time, numeric jobs of
-# deals 0-39 1.017 (noise), cold compile unchanged (88.8 s against 89.9 s). `cash_runs`
-# inlined too (four call sites): bridge 0.979 more, but 25 s more cold compile; not kept.
+# result back (bridge 0.950 of the time inlined). `cash_runs` stays a call (four call
+# sites): inlined, bridge 0.979 of the time, but 25 s more cold compile.
 @njit(inline="always", **NO_REFCOUNT)
 def sure_cap(hands, p, side):
     """A cap on `sure_tricks(hands, p, side, ..)` in a few instructions per suit (the
@@ -599,12 +593,9 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
         else:
             # partnerships (bridge): each hand's trumps that the other side's cannot all
             # beat, a lower bound for the maximising side, an upper one against the other
-            # (for the lone declarer's defenders it saved 0.1% of the nodes, BENCHMARKS.md,
-            # twenty-ninth session). With a target, only a hand holding enough trumps to
-            # settle it.
-            # Thirtieth session, the bench's 100 bridge deals side by side: 0.925 of the
-            # time (median per solve 0.941); seed-777 deals 0-19, both sides declaring
-            # each strain: 122.56 -> 113.73 million nodes
+            # (for the lone declarer's defenders only 0.1% of the nodes, BENCHMARKS.md;
+            # bridge 0.925 of the time). With a target, only a hand holding enough
+            # trumps to settle it.
             for q in range(4):
                 ours = (maxmask >> q) & 1
                 want_q = 99 if need <= 0 else (need if ours else r - need + 1)
