@@ -58,8 +58,9 @@ RUFF_HIGH_EXAMPLE = "N:Q84...5 ..T84.J 5..J96. JT..K5."
 
 def ruff_tricks(hands, leader, trump, d, k, budget, memo, work):
     """Whether the lone declarer `d` surely makes `k` of the tricks left by the kernel's
-    ruff game within `budget` nodes (an out-of-budget game counts as lost)."""
-    t0, t1, t2, t3, ln = _start(hands, trump, d)
+    ruff game within `budget` nodes (an out-of-budget game counts as lost). numba hands
+    the start state's uint64 words back as Python ints: they go in again as uint64."""
+    t0, t1, t2, t3, ln = (np.uint64(x) for x in _start(hands, trump, d))
     return _wins(t0, t1, t2, t3, ln, _kernel_role(d, leader), k, budget, memo, work)
 
 
