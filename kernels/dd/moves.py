@@ -439,10 +439,332 @@ def _put(moves, scores, n, c, sc, first):
     return n + 1
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def _lead_moves(hands, p, cand, gone, trump, good, self_good, others, first, killer, moves,
+                scores):
+    """`order_moves` for a lead other than a partnership's (a Boston declarer or its
+    defenders, R10; misère, R15, R21): the weights of the leads `cand` of p into `moves`
+    and `scores`, unsorted; return the count."""
+    hand = hands[p]
+    opp_cards = U0
+    partner_cards = U0
+    for q in range(4):
+        if q != p:
+            if ((good >> q) & 1) == 1:
+                partner_cards |= hands[q]
+            else:
+                opp_cards |= hands[q]
+    left = popcount(hand)
+    lone_good = self_good == 1 and (good & (good - 1)) == 0
+    choice_weight = LONE_CHOICE_WEIGHT if lone_good else LEAD_CHOICE_WEIGHT
+    pen_suit = -1
+    pen = 0
+    n = 0
+    while cand:
+        c = trailing_zeros(cand)
+        cand &= cand - U1
+        s = suit_of(c)
+        rank = c - 13 * s
+        higher = _higher_in_suit(c)
+        if self_good == 1:
+            if s != pen_suit:
+                pen_suit = s
+                pen = choice_weight * opponents_choice(hands, p, good, s, left)
+            ruffable = False
+            if trump >= 0 and s != trump:
+                for q in range(4):
+                    if ((good >> q) & 1) == 0 and q != p and (hands[q] & SUIT_MASK[s]) == U0 \
+                            and (hands[q] & SUIT_MASK[trump]) != U0:
+                        ruffable = True
+            if (others & higher) == U0:
+                sc = 90 + rank  # a winner: cash it
+                if ruffable:
+                    sc = 35
+            elif (opp_cards & SUIT_MASK[s]) != U0 and (partner_cards & higher) != U0 and (
+                (partner_cards & higher) > (opp_cards & SUIT_MASK[s])
+            ):
+                sc = 70 - rank  # low towards a partner's winner
+                if ruffable:
+                    sc = 30 - rank
+            elif (hand & lowest_bit((others | hand) & higher)) != U0:
+                sc = 50 + rank  # from a sequence: the card above is ours too
+            else:
+                sc = 30 - rank
+                if ruffable:
+                    sc -= 15
+            if lone_good:
+                sc -= LONE_ABOVE_WEIGHT * popcount(opp_cards & higher)
+            sc -= pen
+        else:
+            # misère (R15, R21): lead low; a defender prefers suits the declarer must
+            # follow, above all those where the declarer's lowest card is high (it has
+            # the fewest cards to duck with there): 12 a rank of that card (the
+            # slowest misères of seed-777 deals 0-39: 0.35 of the nodes)
+            sc = 40 - rank
+            for q in range(4):
+                if ((good >> q) & 1) == 1 and q != p and (hands[q] & SUIT_MASK[s]) != U0:
+                    sc += 20
+                    if (good & (good - 1)) == 0:  # q is the misère declarer
+                        sc += 12 * (trailing_zeros(hands[q] & SUIT_MASK[s]) - 13 * s)
+                    break
+        if self_good == 1 and killer >= 0 and ((run_above(hand, c, gone) | (U1 << np.uint64(c)))
+                                               >> np.uint64(killer)) & U1:
+            sc += KILLER_BOSTON
+        n = _put(moves, scores, n, c, sc, first)
+    return n
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _third_hand_moves(hands, hand, q4, cand, led, gone, wcard, wsuit, good_now, first, moves,
+                      scores):
+    """`order_moves` for the third hand following suit where the fourth hand `q4` is an
+    opponent, as DDS weighs it (Moves.cpp, WeightAllocTrumpNotvoid2 and NTNotvoid2,
+    written again for any sides): all low when the trick is ruffed, when the side's card
+    already beats the fourth hand's, or when the hand's cards are below the trick's winner
+    or the fourth hand's lowest card; else the cards above `win_line` (they win the
+    trick) first, cheapest first, then `force`, the cheapest card above the fourth hand's
+    next card below its top run where that is above the trick's winner (it makes the
+    fourth hand spend its top card), or, the opponents winning, above their card (as DDS
+    does); then the rest from the lowest up (against every card above the trick's winner
+    first, cheapest first: bridge 0.978 of the nodes). Unsorted; returns the count."""
+    win_line = 99
+    force = -1
+    f4 = hands[q4] & SUIT_MASK[led]
+    mine = hand & SUIT_MASK[led]
+    my_top = highest_bit_index(mine)
+    m4 = highest_bit_index(f4)
+    min4 = trailing_zeros(f4) if f4 != U0 else -1
+    if not (wsuit != led or (good_now == 1 and wcard > m4) or my_top < min4
+            or my_top < wcard):
+        if my_top > m4:
+            win_line = max(m4, wcard)
+        else:
+            # the fourth hand's top run (through cards gone) and its next card:
+            # below the highest card under its top that it does not hold and is
+            # not gone (the cards of lower suits count as such)
+            gap = highest_bit_index(((U1 << np.uint64(m4)) - U1) & ~(f4 | gone))
+            next4 = -1 if gap < 0 else highest_bit_index(
+                f4 & ((U1 << np.uint64(gap)) - U1))
+            line = next4 if next4 > wcard else (wcard if good_now == 0 else -2)
+            if line >= -1:
+                above = mine & ~((U1 << np.uint64(line + 1)) - U1)
+                if above != U0:
+                    force = trailing_zeros(above)
+    led_base = 13 * led  # the third hand's cards are of the suit led
+    n = 0
+    while cand:
+        c = trailing_zeros(cand)
+        cand &= cand - U1
+        rank = c - led_base
+        if c > win_line:
+            sc = 100 - rank
+        elif c == force:
+            sc = 50 - rank
+        else:
+            sc = 30 - rank
+        n = _put(moves, scores, n, c, sc, first)
+    return n
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _second_hand_moves(hands, hand, p, leader, cand, led, lead_c, trump, gone, others, first,
+                       moves, scores):
+    """`order_moves` for a partnership's second hand following suit, as DDS weighs it
+    (Moves.cpp, WeightAllocNTNotvoid1 and TrumpNotvoid1; DDS's ranks are 2..14, `r2`, its
+    relative ranks 1 for the highest card in play): in no trump all low when the partner,
+    last, beats the card led and the third hand's cards, else a card beating both first,
+    then a split of a sequence, then the cards below; with a trump suit, by whether the
+    side can win the trick (the third hand's ruff and the partner's considered),
+    covering, ducking or splitting as DDS scores them (against a card no opponent can
+    beat first, then low when a partner still to play can win, else the cheapest card
+    above the trick's winner: bridge 0.944 of the nodes). Unsorted; returns the count."""
+    leader_over = False
+    third_stops = False
+    t3 = U0
+    tp = U0
+    f3 = hands[(p + 1) & 3] & SUIT_MASK[led]
+    fp = hands[(p + 2) & 3] & SUIT_MASK[led]
+    max3 = highest_bit_index(f3)
+    min3 = trailing_zeros(f3) if f3 != U0 else -1
+    maxpd = highest_bit_index(fp)
+    minpd = trailing_zeros(fp) if fp != U0 else -1
+    all_low2 = maxpd > lead_c and maxpd > max3
+    alls_led = (others | hand) & SUIT_MASK[led]
+    if trump >= 0:
+        t3 = hands[(p + 1) & 3] & SUIT_MASK[trump]
+        tp = hands[(p + 2) & 3] & SUIT_MASK[trump]
+        third_stops = max3 >= 0 or t3 == U0  # the third hand cannot ruff
+        leader_over = (hands[leader] & SUIT_MASK[led]) > fp
+    led_base = 13 * led  # the second hand's cards are of the suit led
+    n = 0
+    while cand:
+        c = trailing_zeros(cand)
+        cand &= cand - U1
+        rank = c - led_base
+        r2 = rank + 2  # DDS's rank
+        if trump < 0:
+            if all_low2:
+                sc = -r2
+            elif c > lead_c and c > max3:
+                sc = 81 - r2
+            else:
+                sc = _second_hand_under(c, r2, hand, gone, lead_c, min3, minpd,
+                                        alls_led, True)
+        else:
+            if led == trump:
+                win = all_low2 or (c > lead_c and c > max3)
+            elif c > lead_c and c > max3:
+                win = third_stops or (maxpd < 0 and tp > t3)
+            elif all_low2:
+                win = third_stops
+            elif lead_c > maxpd and lead_c > max3 and lead_c > c:
+                win = maxpd < 0 and tp != U0 and (third_stops or tp > t3)
+            else:
+                win = maxpd < 0 and tp != U0
+            if win:
+                if min3 > c:
+                    sc = 40 + _rel_rank(alls_led, c)
+                elif maxpd > lead_c and leader_over:
+                    sc = 41 + _rel_rank(alls_led, c)
+                elif c > lead_c:
+                    if c < maxpd:
+                        sc = 78 - r2
+                    elif c > max3:
+                        sc = 73 - r2
+                    elif run_above(hand, c, gone) != U0:
+                        sc = 62 - r2
+                    else:
+                        sc = 49 - r2
+                elif maxpd >= 0:
+                    sc = 47 - r2
+                else:
+                    sc = 40 - r2
+            else:
+                sc = _second_hand_under(c, r2, hand, gone, lead_c, min3, minpd,
+                                        alls_led, False)
+        n = _put(moves, scores, n, c, sc, first)
+    return n
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _own_follow_moves(hands, hand, p, nplayed, leader, cand, led, trump, good, wcard,
+                      good_now, others, first, moves, scores):
+    """`order_moves` for a follower of the side that wants the tricks, other than the
+    third and second hands and the void partnership follower weighed as DDS weighs them:
+    win cheaply where the trick is not the side's already, else duck. Unsorted; returns
+    the count."""
+    # does the card now winning survive the players still to come, and can a partner
+    # still to play beat it? And the opponents still to play: the highest card of the
+    # suit led among those who follow, and the highest trump among those who can ruff
+    # (-1: none), against which a card of p is checked below
+    winner_holds = True
+    partner_later = False
+    opp_follow_top = -1
+    opp_ruff_top = -1
+    for j in range(nplayed + 1, 4):
+        q = (leader + j) & 3
+        follow, ruff = _tops(hands[q], led, trump)
+        if _beats(follow, ruff, wcard, led, trump):
+            if ((good >> q) & 1) != good_now:
+                winner_holds = False
+            if (good >> q) & 1:
+                partner_later = True
+        if ((good >> q) & 1) == 0:
+            opp_follow_top = max(opp_follow_top, follow)
+            opp_ruff_top = max(opp_ruff_top, ruff)
+    n = 0
+    while cand:
+        c = trailing_zeros(cand)
+        cand &= cand - U1
+        s, rank, over = _follow_facts(c, wcard, trump)
+        if over:
+            # no opponent still to play beats c: a follower with a higher card of
+            # the suit led (c of that suit), or a ruffer (c not a trump, or below
+            # its highest trump)
+            if s == led:
+                holds = c > opp_follow_top and opp_ruff_top < 0
+            else:  # c ruffs: only a higher trump of a void opponent beats it
+                holds = c > opp_ruff_top
+            if good_now == 1 and winner_holds:
+                sc = 5 - rank  # no need to overtake a sure winner
+            elif holds:
+                sc = 100 - rank  # the cheapest sure winner
+            else:
+                sc = 50 - rank
+            if s != led:
+                sc -= 3  # a ruff costs a trump
+        else:
+            if good_now == 1:
+                sc = (90 if winner_holds else 40) - rank
+            elif partner_later:
+                sc = 60 - rank  # second hand low: a partner still to play can win
+            else:
+                sc = 30 - rank
+            if s != led and (others & SUIT_MASK[s] & _higher_in_suit(c)) == U0:
+                sc -= 20  # do not throw a winner
+            if s != led and trump < 0:
+                # no trump: discard from the longest suit first (DDS's NT
+                # discards weigh suit length too), and from a suit the seat
+                # opposite is short in when it is on the same side (a bridge
+                # partner, a fellow defender), 8 points for each of its cards
+                # (the no-trump bridge jobs: 0.83 of the boundary nodes)
+                sc += 10 * popcount(hand & SUIT_MASK[s])
+                if (good >> ((p + 2) & 3)) & 1:
+                    sc -= 8 * popcount(hands[(p + 2) & 3] & SUIT_MASK[s])
+        n = _put(moves, scores, n, c, sc, first)
+    return n
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _other_follow_moves(hands, p, nplayed, cand, led, trump, winmask, wcard, good_now, first,
+                        moves, scores):
+    """`order_moves` for a follower of the side that wants to lose the trick (a Boston
+    declarer's defenders, or misère's declarer): stay under and shed a high card.
+    Unsorted; returns the count. `hands` is changed during the call and restored."""
+    n = 0
+    while cand:
+        c = trailing_zeros(cand)
+        cand &= cand - U1
+        s, rank, over = _follow_facts(c, wcard, trump)
+        if over:
+            sc = 10 - rank
+        elif s != led or good_now == 1 or nplayed == 3:
+            # stay under and shed a high card; a discard sheds one too (the low
+            # cards are what later leads or follows go under with)
+            sc = 50 + rank
+            if s != led and ((winmask >> p) & 1) == 1:
+                # the misère declarer's discard: 20 points a place it leaves the
+                # declarer short of ducking every trick (kernels.dd.misere.
+                # ducking_gaps; misère of seed-777 deals 0-199: 0.69 of the
+                # time, 10 or 40 points a place slower)
+                hands[p] ^= U1 << np.uint64(c)
+                sc -= 20 * ducking_gaps(hands, p)
+                hands[p] ^= U1 << np.uint64(c)
+        else:
+            sc = 50 - rank
+        n = _put(moves, scores, n, c, sc, first)
+    return n
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _sort_moves(moves, scores, n):
+    """Insertion sort of the first n moves, best score first (n <= 13)."""
+    for i in range(1, n):
+        m = moves[i]
+        sc = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < sc:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = m
+        scores[j + 1] = sc
+
+
 # Inlined into its one caller, the search's loop (numba's `inline="always"`, at numba's IR
-# level), and `partnership_leads` into it: as a call, each array argument goes over as
-# seven words, those past the sixth argument on the stack (perf put 12% of `_search`'s
-# samples on those pushes). Both inlined: bridge 0.904 of the time.
+# level), with its pieces and `partnership_leads`: as a call, each array argument goes
+# over as seven words, those past the sixth argument on the stack (perf put 12% of
+# `_search`'s samples on those pushes). Both inlined: bridge 0.904 of the time.
 @njit(inline="always", **NO_REFCOUNT)
 def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, first, moves,
                 scores, killer=-1, wi=-1):
@@ -458,6 +780,11 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     times the search time (BENCHMARKS.md). Followers have
     no killer. `wi`, for a follower, is the index in `trick` of the card now winning it
     when the caller keeps it (kernels.dd.search), else -1: worked out here.
+
+    One piece per kind of player (the kind is fixed for the call), so that each loop has
+    fewer values to keep live than one loop testing the kind at every card, and only the
+    other side's loop (misère's declarer) holds the call that changes `hands` (against one
+    loop: bridge 0.951 of the time, the median job 0.944).
     """
     p = (leader + nplayed) & 3
     hand = hands[p]
@@ -474,248 +801,33 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     self_good = (good >> p) & 1
     partnership = good == ((1 << p) | (1 << ((p + 2) & 3)))  # p and its partner (bridge)
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
-    n = 0
     if nplayed == 0 and self_good == 1 and partnership:
         # a partnership's lead (bridge): DDS's weights
         n = partnership_leads(hands, p, cand, gone, trump, first, killer, popcount(hand), moves,
                               scores)
     elif nplayed == 0:
-        opp_cards = U0
-        partner_cards = U0
-        for q in range(4):
-            if q != p:
-                if ((good >> q) & 1) == 1:
-                    partner_cards |= hands[q]
-                else:
-                    opp_cards |= hands[q]
-        left = popcount(hand)
-        lone_good = self_good == 1 and (good & (good - 1)) == 0
-        choice_weight = LONE_CHOICE_WEIGHT if lone_good else LEAD_CHOICE_WEIGHT
-        pen_suit = -1
-        pen = 0
-        while cand:
-            c = trailing_zeros(cand)
-            cand &= cand - U1
-            s = suit_of(c)
-            rank = c - 13 * s
-            higher = _higher_in_suit(c)
-            if self_good == 1:
-                if s != pen_suit:
-                    pen_suit = s
-                    pen = choice_weight * opponents_choice(hands, p, good, s, left)
-                ruffable = False
-                if trump >= 0 and s != trump:
-                    for q in range(4):
-                        if ((good >> q) & 1) == 0 and q != p and (hands[q] & SUIT_MASK[s]) == U0 \
-                                and (hands[q] & SUIT_MASK[trump]) != U0:
-                            ruffable = True
-                if (others & higher) == U0:
-                    sc = 90 + rank  # a winner: cash it
-                    if ruffable:
-                        sc = 35
-                elif (opp_cards & SUIT_MASK[s]) != U0 and (partner_cards & higher) != U0 and (
-                    (partner_cards & higher) > (opp_cards & SUIT_MASK[s])
-                ):
-                    sc = 70 - rank  # low towards a partner's winner
-                    if ruffable:
-                        sc = 30 - rank
-                elif (hand & lowest_bit((others | hand) & higher)) != U0:
-                    sc = 50 + rank  # from a sequence: the card above is ours too
-                else:
-                    sc = 30 - rank
-                    if ruffable:
-                        sc -= 15
-                if lone_good:
-                    sc -= LONE_ABOVE_WEIGHT * popcount(opp_cards & higher)
-                sc -= pen
-            else:
-                # misère (R15, R21): lead low; a defender prefers suits the declarer must
-                # follow, above all those where the declarer's lowest card is high (it has
-                # the fewest cards to duck with there): 12 a rank of that card (the
-                # slowest misères of seed-777 deals 0-39: 0.35 of the nodes)
-                sc = 40 - rank
-                for q in range(4):
-                    if ((good >> q) & 1) == 1 and q != p and (hands[q] & SUIT_MASK[s]) != U0:
-                        sc += 20
-                        if (good & (good - 1)) == 0:  # q is the misère declarer
-                            sc += 12 * (trailing_zeros(hands[q] & SUIT_MASK[s]) - 13 * s)
-                        break
-            if self_good == 1 and killer >= 0 and ((run_above(hand, c, gone) | (U1 << np.uint64(c)))
-                                                   >> np.uint64(killer)) & U1:
-                sc += KILLER_BOSTON
-            n = _put(moves, scores, n, c, sc, first)
+        n = _lead_moves(hands, p, cand, gone, trump, good, self_good, others, first, killer,
+                        moves, scores)
     else:
         led = suit_of(trick[0])
         if wi < 0:
             wi = current_winner_trump(trick, nplayed, trump)
         wseat = (leader + wi) & 3
         wcard = trick[wi]
-        wsuit = suit_of(wcard)
         good_now = (good >> wseat) & 1
-        # does the card now winning survive the players still to come, and can a partner
-        # still to play beat it? And the opponents still to play: the highest card of the
-        # suit led among those who follow, and the highest trump among those who can ruff
-        # (-1: none), against which a card of p is checked below
-        winner_holds = True
-        partner_later = False
-        opp_follow_top = -1
-        opp_ruff_top = -1
         # the third hand (the fourth an opponent) and a partnership's second hand, when
-        # they follow suit, are weighed below as DDS weighs them; the others here
+        # they follow suit, and a partnership's follower void in the suit led with a trump
+        # suit (`_void_weight`; bridge 0.962 of the nodes) are weighed as DDS weighs them
         q4 = (leader + 3) & 3
         follows = (hand & SUIT_MASK[led]) != U0
-        third = nplayed == 2 and self_good == 1 and ((good >> q4) & 1) == 0 and follows
-        second = nplayed == 1 and self_good == 1 and follows and partnership
-        # a partnership's follower void in the suit led, with a trump suit, as DDS weighs
-        # it (`_void_weight`; bridge 0.962 of the nodes)
-        void_t = (not follows) and trump >= 0 and self_good == 1 and partnership
-        for j in range(nplayed + 1, 4):
-            if third or second or void_t:
-                break  # not used by their weights
-            q = (leader + j) & 3
-            follow, ruff = _tops(hands[q], led, trump)
-            if _beats(follow, ruff, wcard, led, trump):
-                if ((good >> q) & 1) != good_now:
-                    winner_holds = False
-                if (good >> q) & 1:
-                    partner_later = True
-            if ((good >> q) & 1) == 0:
-                opp_follow_top = max(opp_follow_top, follow)
-                opp_ruff_top = max(opp_ruff_top, ruff)
-        # the third hand following suit where the fourth hand is an opponent, as DDS
-        # weighs it (Moves.cpp, WeightAllocTrumpNotvoid2 and NTNotvoid2, written again
-        # for any sides): all low when the trick is ruffed, when the side's card already
-        # beats the fourth hand's, or when the hand's cards are below the trick's winner
-        # or the fourth hand's lowest card; else the cards above `win_line` (they win the
-        # trick) first, cheapest first, then `force`, the cheapest card above the fourth
-        # hand's next card below its top run where that is above the trick's winner (it
-        # makes the fourth hand spend its top card), or, the opponents winning, above
-        # their card (as DDS does); then the rest from the lowest up (against every card
-        # above the trick's winner first, cheapest first: bridge 0.978 of the nodes)
-        win_line = 99
-        force = -1
-        if third:
-            f4 = hands[q4] & SUIT_MASK[led]
-            mine = hand & SUIT_MASK[led]
-            my_top = highest_bit_index(mine)
-            m4 = highest_bit_index(f4)
-            min4 = trailing_zeros(f4) if f4 != U0 else -1
-            if not (wsuit != led or (good_now == 1 and wcard > m4) or my_top < min4
-                    or my_top < wcard):
-                if my_top > m4:
-                    win_line = max(m4, wcard)
-                else:
-                    # the fourth hand's top run (through cards gone) and its next card:
-                    # below the highest card under its top that it does not hold and is
-                    # not gone (the cards of lower suits count as such)
-                    gap = highest_bit_index(((U1 << np.uint64(m4)) - U1) & ~(f4 | gone))
-                    next4 = -1 if gap < 0 else highest_bit_index(
-                        f4 & ((U1 << np.uint64(gap)) - U1))
-                    line = next4 if next4 > wcard else (wcard if good_now == 0 else -2)
-                    if line >= -1:
-                        above = mine & ~((U1 << np.uint64(line + 1)) - U1)
-                        if above != U0:
-                            force = trailing_zeros(above)
-        # a partnership's second hand following suit, as DDS weighs it (Moves.cpp,
-        # WeightAllocNTNotvoid1 and TrumpNotvoid1; DDS's ranks are 2..14, `r2`, its
-        # relative ranks 1 for the highest card in play): in no trump all low when the
-        # partner, last, beats the card led and the third hand's cards, else a card
-        # beating both first, then a split of a sequence, then the cards below; with a
-        # trump suit, by whether the side can win the trick (the third hand's ruff and
-        # the partner's considered), covering, ducking or splitting as DDS scores them.
-        # (against a card no opponent can beat first, then low when a partner still to
-        # play can win, else the cheapest card above the trick's winner: bridge 0.944 of
-        # the nodes)
-        lead_c = trick[0]
-        max3 = -1
-        min3 = -1
-        maxpd = -1
-        minpd = -1
-        all_low2 = False
-        leader_over = False
-        third_stops = False
-        t3 = U0
-        tp = U0
-        alls_led = U0
-        if second:
-            f3 = hands[(p + 1) & 3] & SUIT_MASK[led]
-            fp = hands[(p + 2) & 3] & SUIT_MASK[led]
-            max3 = highest_bit_index(f3)
-            min3 = trailing_zeros(f3) if f3 != U0 else -1
-            maxpd = highest_bit_index(fp)
-            minpd = trailing_zeros(fp) if fp != U0 else -1
-            all_low2 = maxpd > lead_c and maxpd > max3
-            alls_led = (others | hand) & SUIT_MASK[led]
-            if trump >= 0:
-                t3 = hands[(p + 1) & 3] & SUIT_MASK[trump]
-                tp = hands[(p + 2) & 3] & SUIT_MASK[trump]
-                third_stops = max3 >= 0 or t3 == U0  # the third hand cannot ruff
-                leader_over = (hands[leader] & SUIT_MASK[led]) > fp
-        # one loop per kind of follower (the kind is fixed for the call), so that each
-        # loop has fewer values to keep live than one loop testing the kind at every card,
-        # and only the other side's loop (misère's declarer) holds the call that changes
-        # `hands` (against one loop: bridge 0.951 of the time, the median job 0.944)
-        led_base = 13 * led  # the third and second hands' cards are of the suit led
-        if third:
-            while cand:
-                c = trailing_zeros(cand)
-                cand &= cand - U1
-                rank = c - led_base
-                if c > win_line:
-                    sc = 100 - rank
-                elif c == force:
-                    sc = 50 - rank
-                else:
-                    sc = 30 - rank
-                n = _put(moves, scores, n, c, sc, first)
-        elif second:
-            while cand:
-                c = trailing_zeros(cand)
-                cand &= cand - U1
-                rank = c - led_base
-                r2 = rank + 2  # DDS's rank
-                if trump < 0:
-                    if all_low2:
-                        sc = -r2
-                    elif c > lead_c and c > max3:
-                        sc = 81 - r2
-                    else:
-                        sc = _second_hand_under(c, r2, hand, gone, lead_c, min3, minpd,
-                                                alls_led, True)
-                else:
-                    if led == trump:
-                        win = all_low2 or (c > lead_c and c > max3)
-                    elif c > lead_c and c > max3:
-                        win = third_stops or (maxpd < 0 and tp > t3)
-                    elif all_low2:
-                        win = third_stops
-                    elif lead_c > maxpd and lead_c > max3 and lead_c > c:
-                        win = maxpd < 0 and tp != U0 and (third_stops or tp > t3)
-                    else:
-                        win = maxpd < 0 and tp != U0
-                    if win:
-                        if min3 > c:
-                            sc = 40 + _rel_rank(alls_led, c)
-                        elif maxpd > lead_c and leader_over:
-                            sc = 41 + _rel_rank(alls_led, c)
-                        elif c > lead_c:
-                            if c < maxpd:
-                                sc = 78 - r2
-                            elif c > max3:
-                                sc = 73 - r2
-                            elif run_above(hand, c, gone) != U0:
-                                sc = 62 - r2
-                            else:
-                                sc = 49 - r2
-                        elif maxpd >= 0:
-                            sc = 47 - r2
-                        else:
-                            sc = 40 - r2
-                    else:
-                        sc = _second_hand_under(c, r2, hand, gone, lead_c, min3, minpd,
-                                                alls_led, False)
-                n = _put(moves, scores, n, c, sc, first)
-        elif void_t:
+        if nplayed == 2 and self_good == 1 and ((good >> q4) & 1) == 0 and follows:
+            n = _third_hand_moves(hands, hand, q4, cand, led, gone, wcard, suit_of(wcard),
+                                  good_now, first, moves, scores)
+        elif nplayed == 1 and self_good == 1 and follows and partnership:
+            n = _second_hand_moves(hands, hand, p, leader, cand, led, trick[0], trump, gone,
+                                   others, first, moves, scores)
+        elif (not follows) and trump >= 0 and self_good == 1 and partnership:
+            n = 0
             while cand:
                 c = trailing_zeros(cand)
                 cand &= cand - U1
@@ -723,76 +835,10 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
                                   good_now)
                 n = _put(moves, scores, n, c, sc, first)
         elif self_good == 1:
-            while cand:
-                c = trailing_zeros(cand)
-                cand &= cand - U1
-                s, rank, over = _follow_facts(c, wcard, trump)
-                if over:
-                    # no opponent still to play beats c: a follower with a higher card of
-                    # the suit led (c of that suit), or a ruffer (c not a trump, or below
-                    # its highest trump)
-                    if s == led:
-                        holds = c > opp_follow_top and opp_ruff_top < 0
-                    else:  # c ruffs: only a higher trump of a void opponent beats it
-                        holds = c > opp_ruff_top
-                    if good_now == 1 and winner_holds:
-                        sc = 5 - rank  # no need to overtake a sure winner
-                    elif holds:
-                        sc = 100 - rank  # the cheapest sure winner
-                    else:
-                        sc = 50 - rank
-                    if s != led:
-                        sc -= 3  # a ruff costs a trump
-                else:
-                    if good_now == 1:
-                        sc = (90 if winner_holds else 40) - rank
-                    elif partner_later:
-                        sc = 60 - rank  # second hand low: a partner still to play can win
-                    else:
-                        sc = 30 - rank
-                    if s != led and (others & SUIT_MASK[s] & _higher_in_suit(c)) == U0:
-                        sc -= 20  # do not throw a winner
-                    if s != led and trump < 0:
-                        # no trump: discard from the longest suit first (DDS's NT
-                        # discards weigh suit length too), and from a suit the seat
-                        # opposite is short in when it is on the same side (a bridge
-                        # partner, a fellow defender), 8 points for each of its cards
-                        # (the no-trump bridge jobs: 0.83 of the boundary nodes)
-                        sc += 10 * popcount(hand & SUIT_MASK[s])
-                        if (good >> ((p + 2) & 3)) & 1:
-                            sc -= 8 * popcount(hands[(p + 2) & 3] & SUIT_MASK[s])
-                n = _put(moves, scores, n, c, sc, first)
+            n = _own_follow_moves(hands, hand, p, nplayed, leader, cand, led, trump, good,
+                                  wcard, good_now, others, first, moves, scores)
         else:
-            while cand:
-                c = trailing_zeros(cand)
-                cand &= cand - U1
-                s, rank, over = _follow_facts(c, wcard, trump)
-                if over:
-                    sc = 10 - rank
-                elif s != led or good_now == 1 or nplayed == 3:
-                    # stay under and shed a high card; a discard sheds one too (the low
-                    # cards are what later leads or follows go under with)
-                    sc = 50 + rank
-                    if s != led and ((winmask >> p) & 1) == 1:
-                        # the misère declarer's discard: 20 points a place it leaves the
-                        # declarer short of ducking every trick (kernels.dd.misere.
-                        # ducking_gaps; misère of seed-777 deals 0-199: 0.69 of the
-                        # time, 10 or 40 points a place slower)
-                        hands[p] ^= U1 << np.uint64(c)
-                        sc -= 20 * ducking_gaps(hands, p)
-                        hands[p] ^= U1 << np.uint64(c)
-                else:
-                    sc = 50 - rank
-                n = _put(moves, scores, n, c, sc, first)
-    # insertion sort, best score first (n <= 13)
-    for i in range(1, n):
-        m = moves[i]
-        sc = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < sc:
-            moves[j + 1] = moves[j]
-            scores[j + 1] = scores[j]
-            j -= 1
-        moves[j + 1] = m
-        scores[j + 1] = sc
+            n = _other_follow_moves(hands, p, nplayed, cand, led, trump, winmask, wcard,
+                                    good_now, first, moves, scores)
+    _sort_moves(moves, scores, n)
     return n

@@ -229,6 +229,168 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
                    moves, scores, rmemo, memo, stacks, games, probe)
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def _give_up_probe(hands, leaders, tricks, moves, nmov, idx, ply, pn_ply):
+    """A probed card over its budget: undo the plays back to the probing node `pn_ply`,
+    storing nothing on the way (every subtree finished meanwhile is in the table), and put
+    the card last in the node's list; return the probing node's ply."""
+    while ply > pn_ply:
+        ply -= 1
+        q = (leaders[ply >> 2] + (ply & 3)) & 3
+        hands[q] ^= bit(tricks[ply >> 2, ply & 3])
+    j = idx[ply] - 1
+    c = moves[ply, j]
+    for k in range(j, nmov[ply] - 1):
+        moves[ply, k] = moves[ply, k + 1]
+    moves[ply, nmov[ply] - 1] = c
+    idx[ply] = j
+    return ply
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _last_trick(hands, row, ld, trump, winmask, nd):
+    """(value, relevance) of the last trick, every hand holding one card: whether the
+    seats of `winmask` reach `nd` with it (R19, R20); the trick is written into `row`."""
+    for i in range(4):
+        row[i] = trailing_zeros(hands[(ld + i) & 3])
+    wi = current_winner_trump(row, 4, trump)
+    w = (ld + wi) & 3
+    return ((winmask >> w) & 1) >= nd, trick_relevance(row, wi)
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _table_settle(hands, ld, trump, maxmask, winmask, nd, exact, classes, ut, kdist, kmeta,
+                  kown1, kown2, kex1, kex2, fresh):
+    """(settled, value, relevance, move code) of a trick-boundary position from the table:
+    its exact half, then its class half while the exact bounds leave `nd` open. The
+    position's key words are kept at trick `ut` for the store on the way back, and
+    whether no class matched (`fresh`, kernels.dd.tt.tt_store)."""
+    dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask, winmask)
+    k1, k2 = position_key(dist, meta, o1, o2)
+    lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
+    kdist[ut] = dist
+    kmeta[ut] = meta
+    kown1[ut] = o1
+    kown2[ut] = o2
+    kex1[ut] = k1
+    kex2[ut] = k2
+    if lo < nd <= up:
+        lo2, klo2, up2, kup2, code2, hit = class_lookup(classes, dist, meta, o1, o2, nd)
+        fresh[ut] = 0 if hit else 1
+        if lo2 > lo:
+            lo = lo2
+            klo = klo2
+        if up2 < up:
+            up = up2
+            kup = kup2
+        if code == 0:
+            code = code2
+    done, tv, kw = verdict(lo, up, klo, kup, nd)
+    if done:
+        return True, tv, relevance_from_ks(hands, kw), code
+    return False, False, U0, code
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _lone_game_settle(hands, ld, trump, winmask, nd, trump_game, ruff_on, memo, rmemo,
+                      trump_work, ruff_work, misere_work):
+    """(won, relevance): whether a search of its own settles what the lone seat of
+    `winmask` needs (stored like a search's result): the lone declarer's trump game, then
+    its ruff game (memo `rmemo`, kept by the worker across solves), or in misère the
+    defenders on lead leading one suit on and on."""
+    d = trailing_zeros(np.uint64(winmask))
+    won = False
+    grel = U0
+    if trump_game:
+        won, grel = trump_tricks(hands, ld, trump, d, nd, TRUMP_GAME_BUDGET, memo, trump_work)
+        if not won and ruff_on:
+            won, grel = ruff_cut(hands, ld, trump, d, nd, rmemo, ruff_work)
+    elif nd == 1 and d != ld:
+        won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo, misere_work)
+    return won, grel
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _in_trick_settle(hands, row, npl, ld, trump, winmask, nd, wi):
+    """(settled, value, relevance) inside a trick, `npl` cards played (`wi` the index of
+    the card now winning it): when one more trick decides the target, a side sure to win
+    this one settles it (R20); in no trump, the second hand's side winning this trick and
+    cashing enough."""
+    if nd == 1:
+        won, grel = side_takes_trick(hands, row, npl, ld, trump, winmask, wi)
+        if won:
+            return True, True, grel
+    elif nd == popcount(hands[(ld + 3) & 3]):
+        won, grel = side_takes_trick(hands, row, npl, ld, trump, 15 ^ winmask, wi)
+        if won:
+            return True, False, grel
+    elif npl == 1 and trump < 0:
+        won, v, grel = second_hand_tricks(hands, row, ld, trump, winmask, nd)
+        if won:
+            return True, v, grel
+    return False, False, U0
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _next_card(hand, moves_here, nmov_here, idx, rels_here, tried_here, gone, uy):
+    """The next card to try at the node at ply `uy` (its index advanced), or -1: a card
+    below every relevant card of its suit is skipped once another such card of the suit
+    was tried here (same value, see `search`), unless its own run reaches a relevant card
+    (then the run's bottom matters)."""
+    while idx[uy] < nmov_here:
+        c = moves_here[np.uint64(idx[uy])]
+        idx[uy] += 1
+        sm = SUIT_MASK[suit_of(c)]
+        rs = rels_here & sm
+        small = sm if rs == U0 else ((rs & (U0 - rs)) - U1) & sm
+        if (bit(c) & small) != U0 and (tried_here & small) != U0 and (
+                rels_here & run_above(hand, c, gone)) == U0:
+            continue
+        return c
+    return -1
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _store_result(hands, ld, exact, classes, gen, v, vrel, nd, best_card, spent, k1, k2,
+                  dist, meta, o1, o2, fresh):
+    """Store a trick-boundary node's result (value `v` for target `nd`, resting on
+    `vrel`; `ld` on lead) in both halves of the table, its replacement priority the bit
+    length of the `spent` nodes, its best lead `best_card` (-1: none); a class naming every card is
+    the exact entry alone."""
+    r = popcount(hands[ld])
+    code = 0 if best_card < 0 else move_code(hands, best_card)
+    kw = ks_from_relevance(hands, vrel)
+    lo = nd if v else 0
+    up = r if v else nd - 1
+    cost = 64 - leading_zeros(np.uint64(spent))
+    exact_store(exact, k1, k2, kw if v else U0, U0 if v else kw, cost, lo, up, code, gen)
+    if kw != full_ks(hands):
+        # (a key's classes beyond its bucket chain into a run of the pool:
+        # kernels.dd.tt, tt_store)
+        tt_store(classes, dist, meta, o1, o2, kw, cost, lo, up, code, gen, fresh)
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply, v, vrel):
+    """(ply, relevance) after popping the forced followers above `ply` (one candidate,
+    nmov 1 at plies 1-3 of a trick: R19 left it one card, or one run of equivalent
+    cards): each takes its child's value without a pass of the search's loop, whose
+    _CHILD, _NEXT and _DONE would do no more (forced followers are 23% of the nodes;
+    bridge 0.989 of the time; popping so every follower its child settles is slower)."""
+    while (ply & 3) != 0 and nmov[np.uint64(ply)] == 1:
+        uf = np.uint64(ply)
+        tf = np.uint64(ply >> 2)
+        q = (leaders[tf] + (ply & 3)) & 3
+        c = moves[uf, 0]
+        hands[q] ^= bit(c)
+        if (ply & 3) == 3:
+            vrel |= trels[tf]
+        if v != (((maxmask >> q) & 1) == 1):
+            vrel = refuted_relevance(vrel, hands[q], c, gones[tf])
+        ply -= 1
+    return ply, vrel
+
+
 @njit(**NO_REFCOUNT)  # the hot loop: no atomic reference counts (kernels.jit)
 def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
             scores, rmemo, memo, stacks, games, probe):
@@ -275,19 +437,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
         if mode == _ENTER:
             nodes += 1
             if probe is not None and nodes > pn_limit:
-                # over budget: undo the plays back to the probing node, store nothing on
-                # the way (every subtree finished meanwhile is in the table), put the card
-                # last in its list and go on with the next one
-                while ply > pn_ply:
-                    ply -= 1
-                    q = (leaders[ply >> 2] + (ply & 3)) & 3
-                    hands[q] ^= bit(tricks[ply >> 2, ply & 3])
-                j = idx[ply] - 1
-                c = moves[ply, j]
-                for k in range(j, nmov[ply] - 1):
-                    moves[ply, k] = moves[ply, k + 1]
-                moves[ply, nmov[ply] - 1] = c
-                idx[ply] = j
+                # over budget: back to the probing node, on with its next card
+                ply = _give_up_probe(hands, leaders, tricks, moves, nmov, idx, ply, pn_ply)
                 mode = _NEXT
                 continue
             mode = _NEXT
@@ -309,13 +460,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     vrel = U0
                     mode = _DONE_NOSTORE
                 elif r == 1:
-                    row = tricks[ut]
-                    for i in range(4):
-                        row[i] = trailing_zeros(hands[(ld + i) & 3])
-                    wi = current_winner_trump(row, 4, trump)
-                    w = (ld + wi) & 3
-                    v = ((winmask >> w) & 1) >= nd
-                    vrel = trick_relevance(row, wi)
+                    v, vrel = _last_trick(hands, tricks[ut], ld, trump, winmask, nd)
                     mode = _DONE_NOSTORE
                 else:
                     # the table first, its exact half then its class half, and the quick
@@ -332,56 +477,22 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                         mode, v, vrel = quick_settle(hands, ld, trump, maxmask, winmask, nd,
                                                      mode, v, vrel, scores)
                     if mode == _NEXT:
-                        dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
-                                                            winmask)
-                        k1, k2 = position_key(dist, meta, o1, o2)
-                        lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
-                        kdist[ut] = dist
-                        kmeta[ut] = meta
-                        kown1[ut] = o1
-                        kown2[ut] = o2
-                        kex1[ut] = k1
-                        kex2[ut] = k2
-                        if lo < nd <= up:
-                            lo2, klo2, up2, kup2, code2, hit = class_lookup(
-                                classes, dist, meta, o1, o2, nd)
-                            fresh[ut] = 0 if hit else 1
-                            if lo2 > lo:
-                                lo = lo2
-                                klo = klo2
-                            if up2 < up:
-                                up = up2
-                                kup = kup2
-                            if code == 0:
-                                code = code2
-                        done, tv, kw = verdict(lo, up, klo, kup, nd)
+                        done, tv, trel, code = _table_settle(
+                            hands, ld, trump, maxmask, winmask, nd, exact, classes, ut, kdist,
+                            kmeta, kown1, kown2, kex1, kex2, fresh)
                         if done:
                             v = tv
-                            vrel = relevance_from_ks(hands, kw)
+                            vrel = trel
                             mode = _DONE_NOSTORE
-                        if COUNT_NODES and mode == _DONE_NOSTORE:
-                            scores[STATS_ROW, 2] += 1
+                            if COUNT_NODES:
+                                scores[STATS_ROW, 2] += 1
                     if probe is None and mode == _NEXT:
                         mode, v, vrel = quick_settle(hands, ld, trump, maxmask, winmask, nd,
                                                      mode, v, vrel, scores)
                     if mode == _NEXT and (trump_game or misere_game):
-                        # a search of its own may settle what a lone seat needs
-                        # (stored like a search's result): the lone declarer's trump
-                        # game, then its ruff game (memo `rmemo`, kept by the worker
-                        # across solves), or in misère the defenders on lead leading
-                        # one suit on and on
-                        d = trailing_zeros(np.uint64(winmask))
-                        won = False
-                        grel = U0
-                        if trump_game:
-                            won, grel = trump_tricks(hands, ld, trump, d, nd,
-                                                     TRUMP_GAME_BUDGET, memo, trump_work)
-                            if not won and ruff_on:
-                                won, grel = ruff_cut(hands, ld, trump, d, nd, rmemo,
-                                                     ruff_work)
-                        elif nd == 1 and d != ld:
-                            won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo,
-                                                     misere_work)
+                        won, grel = _lone_game_settle(hands, ld, trump, winmask, nd,
+                                                      trump_game, ruff_on, memo, rmemo,
+                                                      trump_work, ruff_work, misere_work)
                         if won:
                             v = True
                             vrel = grel
@@ -390,29 +501,12 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                             if COUNT_NODES:
                                 scores[STATS_ROW, 5] += 1
             elif plain:
-                # inside a trick: when one more trick decides the target, a side sure to
-                # win this one settles it (R20)
-                nd = needs[ut]
-                if nd == 1:
-                    won, grel = side_takes_trick(hands, tricks[ut], npl, ld, trump, winmask,
-                                                 winp[uy])
-                    if won:
-                        v = True
-                        vrel = grel
-                        mode = _DONE_NOSTORE
-                elif nd == popcount(hands[(ld + 3) & 3]):
-                    won, grel = side_takes_trick(hands, tricks[ut], npl, ld, trump,
-                                                 15 ^ winmask, winp[uy])
-                    if won:
-                        v = False
-                        vrel = grel
-                        mode = _DONE_NOSTORE
-                elif npl == 1 and trump < 0:
-                    # no trump: the second hand's side wins this trick and cashes enough
-                    won, v, grel = second_hand_tricks(hands, tricks[ut], ld, trump, winmask, nd)
-                    if won:
-                        vrel = grel
-                        mode = _DONE_NOSTORE
+                done, tv, trel = _in_trick_settle(hands, tricks[ut], npl, ld, trump, winmask,
+                                                  needs[ut], winp[uy])
+                if done:
+                    v = tv
+                    vrel = trel
+                    mode = _DONE_NOSTORE
             if mode == _NEXT:
                 if npl == 0:
                     first = code_card(hands, code)  # the table's best lead, tried first
@@ -460,21 +554,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 tried[uy] |= bit(c)
                 mode = _NEXT
         if mode == _NEXT:
-            c = -1
-            while idx[uy] < nmov[uy]:
-                c = moves[uy, np.uint64(idx[uy])]
-                idx[uy] += 1
-                # skip a card below every relevant card of its suit once another such
-                # card of the suit was tried here (same value, see the doc above), unless
-                # its own run reaches a relevant card (then the run's bottom matters)
-                sm = SUIT_MASK[suit_of(c)]
-                rs = rels[uy] & sm
-                small = sm if rs == U0 else ((rs & (U0 - rs)) - U1) & sm
-                if (bit(c) & small) != U0 and (tried[uy] & small) != U0 and (
-                        rels[uy] & run_above(hands[p], c, gones[ut])) == U0:
-                    c = -1
-                    continue
-                break
+            c = _next_card(hands[p], moves[uy], nmov[uy], idx, rels[uy], tried[uy], gones[ut],
+                           uy)
             if c < 0:
                 if COUNT_NODES and npl == 0:
                     scores[STATS_ROW, 8 if is_max else 11] += 1
@@ -530,43 +611,16 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             # cards would only narrow the classes stored here and above
             vrel = drop_sole_suits(hands, vrel)
         if mode == _DONE and npl == 0:
-            r = popcount(hands[ld])
-            code = 0 if best[ut] < 0 else move_code(hands, best[ut])
-            kw = ks_from_relevance(hands, vrel)
-            lo = needs[ut] if v else 0
-            up = r if v else needs[ut] - 1
-            # the replacement priority: how many nodes the result cost (bits of the count)
-            cost = 64 - leading_zeros(np.uint64(nodes - started[ut]))
-            exact_store(exact, kex1[ut], kex2[ut], kw if v else U0, U0 if v else kw, cost,
-                        lo, up, code, gen)
-            if kw != full_ks(hands):
-                # (a key's classes beyond its bucket chain into a run of the pool:
-                # kernels.dd.tt, tt_store)
-                tt_store(classes, kdist[ut], kmeta[ut], kown1[ut], kown2[ut], kw, cost,
-                         lo, up, code, gen, fresh[ut] == 1)
+            _store_result(hands, ld, exact, classes, gen, v, vrel, needs[ut], best[ut],
+                          nodes - started[ut], kex1[ut], kex2[ut], kdist[ut], kmeta[ut],
+                          kown1[ut], kown2[ut], fresh[ut] == 1)
         if ply == 0:
             if COUNT_NODES:
                 scores[STATS_ROW, 12] += wasted
             return v
-        ply -= 1
         mode = _CHILD
-        # a forced follower (one candidate, nmov 1 at plies 1-3 of a trick: R19 left it
-        # one card, or one run of equivalent cards) takes its child's value, popped here
-        # without a pass of the loop, whose _CHILD, _NEXT and _DONE would do no more
-        # (forced followers are 23% of the nodes; bridge 0.989 of the time). Popping every
-        # follower its child settles (a cut-off, or its last card refuted) this way is
-        # slower (1.012)
-        while (ply & 3) != 0 and nmov[np.uint64(ply)] == 1:
-            uf = np.uint64(ply)
-            tf = np.uint64(ply >> 2)
-            q = (leaders[tf] + (ply & 3)) & 3
-            c = moves[uf, 0]
-            hands[q] ^= bit(c)
-            if (ply & 3) == 3:
-                vrel |= trels[tf]
-            if v != (((maxmask >> q) & 1) == 1):
-                vrel = refuted_relevance(vrel, hands[q], c, gones[tf])
-            ply -= 1
+        ply, vrel = _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply - 1, v,
+                                vrel)
 
 
 @njit

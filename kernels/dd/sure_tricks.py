@@ -472,6 +472,141 @@ def _settles(lower, upper, need):
     return need > 0 and (lower >= need or upper < need)
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def _misere_bounds(hands, leader, trump, winmask, r):
+    """`quick_bounds` where the maximising seats' own tricks do not count (misère, R15,
+    R21: the declarer `winmask` alone, no trump): the misère rules (kernels.dd.misere),
+    else (0, r) resting on nothing."""
+    if trump < 0 and (winmask & (winmask - 1)) == 0:
+        declarer = trailing_zeros(np.uint64(winmask))
+        if declarer == leader:
+            must, rel = must_win_lead(hands, leader)
+            if must:
+                return 1, r, rel, U0  # misère: the declarer on lead cannot avoid this trick
+        if declarer != leader:
+            safe, rel = ducks_every_suit(hands, declarer)
+            if safe:
+                return 0, 0, U0, rel  # misère: the declarer ducks every trick
+        else:
+            bottom, rel = holds_bottom_cards(hands, declarer)
+            if bottom and can_lead_loser(hands, declarer):
+                return 0, 0, U0, rel  # misère: the declarer can never be made to win
+    return 0, r, U0, U0
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _trump_bounds(hands, trump, maxmask, need, r, lone, on_lead):
+    """`quick_bounds`'s trump rules (kernels.dd.trump_rules), `trump` >= 0: (settled,
+    lower, upper, lower relevance, upper relevance), settled as soon as the bounds settle
+    the target `need`."""
+    lower = 0
+    upper = r
+    lo_rel = U0
+    up_rel = U0
+    tm = SUIT_MASK[trump]
+    # a side whose opponents hold no trump takes a trick with each trump of its hand
+    # longest in trumps, whoever holds which: bounds resting on the suit lengths alone
+    # (DDS's LaterTricks)
+    most_max = 0
+    most_min = 0
+    for q in range(4):
+        n = popcount(hands[q] & tm)
+        if (maxmask >> q) & 1:
+            most_max = max(most_max, n)
+        else:
+            most_min = max(most_min, n)
+    if most_min == 0:
+        lower = most_max
+    elif most_max == 0:
+        upper = r - most_min
+    if _settles(lower, upper, need):
+        return True, lower, upper, lo_rel, up_rel
+    # only the holder of the highest trump has top trumps: its run is their relevance
+    tops, trel = top_trumps(hands, trump)
+    for q in range(4):
+        n = seat_count(tops, q)
+        if n == 0:
+            continue
+        if (maxmask >> q) & 1:
+            if n > lower:
+                lower = n
+                lo_rel = trel
+        elif r - n < upper:
+            upper = r - n
+            up_rel = trel
+    if _settles(lower, upper, need):
+        return True, lower, upper, lo_rel, up_rel
+    if need <= 2 or need >= r - 1:
+        # the two highest trumps with one side, in two hands not both singletons
+        sa, sk, krel = top_two_split(hands, trump)
+        if sa >= 0 and ((maxmask >> sa) & 1) == ((maxmask >> sk) & 1):
+            if (maxmask >> sa) & 1:
+                if min(2, r) > lower:
+                    lower = min(2, r)
+                    lo_rel = krel
+            elif r - 2 < upper:
+                upper = max(r - 2, 0)
+                up_rel = krel
+            if _settles(lower, upper, need):
+                return True, lower, upper, lo_rel, up_rel
+    if r >= 1 and (need <= 1 or need == r):
+        # a trump guarded behind the higher ones wins a trick while the other side
+        # leads (`guarded_behind`): for the maximising side when the other leads, or
+        # when a lone declarer on lead can first lead a side card (winning, or handing
+        # the lead on); for the other side when the maximising side leads and needs
+        # every trick (to take them all it must keep the lead)
+        on_max = on_lead == maxmask
+        for q in range(4):
+            if (maxmask >> q) & 1:
+                if lower > 0 or need > 1 or (on_max and not (
+                        lone and (hands[q] & ~tm) != U0)):
+                    continue
+                ok, grel = guarded_behind(hands, q, trump)
+                if not ok and lone:
+                    ok, grel = trump_challenge(hands, q, trump)
+                if ok:
+                    lower = 1
+                    lo_rel = grel
+                    break
+            elif on_max and upper == r and (need <= 0 or need == r):
+                ok, grel = guarded_behind(hands, q, trump)
+                if ok:
+                    upper = r - 1
+                    up_rel = grel
+                    break
+        if _settles(lower, upper, need):
+            return True, lower, upper, lo_rel, up_rel
+    if lone:
+        long_t, lrel = trump_length_tricks(hands, trailing_zeros(np.uint64(maxmask)), trump,
+                                           maxmask, need if need > 0 else 99)
+        if long_t > lower:
+            lower = long_t
+            lo_rel = lrel
+    else:
+        # partnerships (bridge): each hand's trumps that the other side's cannot all
+        # beat, a lower bound for the maximising side, an upper one against the other
+        # (for the lone declarer's defenders only 0.1% of the nodes, BENCHMARKS.md;
+        # bridge 0.925 of the time). With a target, only a hand holding enough
+        # trumps to settle it.
+        for q in range(4):
+            ours = (maxmask >> q) & 1
+            want_q = 99 if need <= 0 else (need if ours else r - need + 1)
+            if need > 0 and popcount(hands[q] & tm) < want_q:
+                continue
+            n, qrel = trump_length_tricks(hands, q, trump, maxmask if ours else 15 ^ maxmask,
+                                          want_q)
+            if ours:
+                if n > lower:
+                    lower = n
+                    lo_rel = qrel
+            elif r - n < upper:
+                upper = r - n
+                up_rel = qrel
+    if _settles(lower, upper, need):
+        return True, lower, upper, lo_rel, up_rel
+    return False, lower, upper, lo_rel, up_rel
+
+
 @njit(**NO_REFCOUNT)
 def quick_bounds(hands, leader, trump, maxmask, winmask, need):
     """(lower, upper, lower relevance, upper relevance): bounds on the tricks `winmask`
@@ -489,21 +624,7 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
     """
     r = popcount(hands[leader])
     if maxmask != winmask:
-        if trump < 0 and (winmask & (winmask - 1)) == 0:
-            declarer = trailing_zeros(np.uint64(winmask))
-            if declarer == leader:
-                must, rel = must_win_lead(hands, leader)
-                if must:
-                    return 1, r, rel, U0  # misère: the declarer on lead cannot avoid this trick
-            if declarer != leader:
-                safe, rel = ducks_every_suit(hands, declarer)
-                if safe:
-                    return 0, 0, U0, rel  # misère: the declarer ducks every trick
-            else:
-                bottom, rel = holds_bottom_cards(hands, declarer)
-                if bottom and can_lead_loser(hands, declarer):
-                    return 0, 0, U0, rel  # misère: the declarer can never be made to win
-        return 0, r, U0, U0
+        return _misere_bounds(hands, leader, trump, winmask, r)
     lower = 0
     upper = r
     lo_rel = U0
@@ -511,106 +632,9 @@ def quick_bounds(hands, leader, trump, maxmask, winmask, need):
     lone = (maxmask & (maxmask - 1)) == 0  # one seat alone (a Boston declarer)
     on_lead = maxmask if (maxmask >> leader) & 1 else 15 ^ maxmask
     if trump >= 0:
-        tm = SUIT_MASK[trump]
-        # a side whose opponents hold no trump takes a trick with each trump of its hand
-        # longest in trumps, whoever holds which: bounds resting on the suit lengths alone
-        # (DDS's LaterTricks)
-        most_max = 0
-        most_min = 0
-        for q in range(4):
-            n = popcount(hands[q] & tm)
-            if (maxmask >> q) & 1:
-                most_max = max(most_max, n)
-            else:
-                most_min = max(most_min, n)
-        if most_min == 0:
-            lower = most_max
-        elif most_max == 0:
-            upper = r - most_min
-        if _settles(lower, upper, need):
-            return lower, upper, lo_rel, up_rel
-        # only the holder of the highest trump has top trumps: its run is their relevance
-        tops, trel = top_trumps(hands, trump)
-        for q in range(4):
-            n = seat_count(tops, q)
-            if n == 0:
-                continue
-            if (maxmask >> q) & 1:
-                if n > lower:
-                    lower = n
-                    lo_rel = trel
-            elif r - n < upper:
-                upper = r - n
-                up_rel = trel
-        if _settles(lower, upper, need):
-            return lower, upper, lo_rel, up_rel
-        if need <= 2 or need >= r - 1:
-            # the two highest trumps with one side, in two hands not both singletons
-            sa, sk, krel = top_two_split(hands, trump)
-            if sa >= 0 and ((maxmask >> sa) & 1) == ((maxmask >> sk) & 1):
-                if (maxmask >> sa) & 1:
-                    if min(2, r) > lower:
-                        lower = min(2, r)
-                        lo_rel = krel
-                elif r - 2 < upper:
-                    upper = max(r - 2, 0)
-                    up_rel = krel
-                if _settles(lower, upper, need):
-                    return lower, upper, lo_rel, up_rel
-        if r >= 1 and (need <= 1 or need == r):
-            # a trump guarded behind the higher ones wins a trick while the other side
-            # leads (`guarded_behind`): for the maximising side when the other leads, or
-            # when a lone declarer on lead can first lead a side card (winning, or handing
-            # the lead on); for the other side when the maximising side leads and needs
-            # every trick (to take them all it must keep the lead)
-            on_max = on_lead == maxmask
-            for q in range(4):
-                if (maxmask >> q) & 1:
-                    if lower > 0 or need > 1 or (on_max and not (
-                            lone and (hands[q] & ~tm) != U0)):
-                        continue
-                    ok, grel = guarded_behind(hands, q, trump)
-                    if not ok and lone:
-                        ok, grel = trump_challenge(hands, q, trump)
-                    if ok:
-                        lower = 1
-                        lo_rel = grel
-                        break
-                elif on_max and upper == r and (need <= 0 or need == r):
-                    ok, grel = guarded_behind(hands, q, trump)
-                    if ok:
-                        upper = r - 1
-                        up_rel = grel
-                        break
-            if _settles(lower, upper, need):
-                return lower, upper, lo_rel, up_rel
-        if lone:
-            long_t, lrel = trump_length_tricks(hands, trailing_zeros(np.uint64(maxmask)), trump,
-                                               maxmask, need if need > 0 else 99)
-            if long_t > lower:
-                lower = long_t
-                lo_rel = lrel
-        else:
-            # partnerships (bridge): each hand's trumps that the other side's cannot all
-            # beat, a lower bound for the maximising side, an upper one against the other
-            # (for the lone declarer's defenders only 0.1% of the nodes, BENCHMARKS.md;
-            # bridge 0.925 of the time). With a target, only a hand holding enough
-            # trumps to settle it.
-            for q in range(4):
-                ours = (maxmask >> q) & 1
-                want_q = 99 if need <= 0 else (need if ours else r - need + 1)
-                if need > 0 and popcount(hands[q] & tm) < want_q:
-                    continue
-                n, qrel = trump_length_tricks(hands, q, trump, maxmask if ours else 15 ^ maxmask,
-                                              want_q)
-                if ours:
-                    if n > lower:
-                        lower = n
-                        lo_rel = qrel
-                elif r - n < upper:
-                    upper = r - n
-                    up_rel = qrel
-        if _settles(lower, upper, need):
+        settled, lower, upper, lo_rel, up_rel = _trump_bounds(hands, trump, maxmask, need, r,
+                                                              lone, on_lead)
+        if settled:
             return lower, upper, lo_rel, up_rel
     # what the side on lead takes on the suit lengths alone (`length_tricks`): a bound
     # naming no card, taken over an equal one that names some
