@@ -18,7 +18,7 @@ keeps only the jobs of one strain, a fifth of them). The same
 version against itself on bridge jobs 0-39, one round, can measure 1.044, so compare 200
 jobs or more.
 
-Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--strain S]
+Usage: `python -m tools.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--strain S]
 [--rounds N]`,
 where A and B are git revisions or `work` (the working tree). Prints each version's time,
 the ratio B/A, and whether every answer agreed; then, from each job's least time over the
@@ -56,7 +56,7 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
         got = subprocess.run(["git", "archive", rev, "kernels"], cwd=ROOT,
                              capture_output=True)
         if got.returncode != 0:
-            raise SystemExit(f"bench: no git revision {rev!r} with a kernels/ folder here")
+            raise SystemExit(f"tools.ab: no git revision {rev!r} with a kernels/ folder here")
         raw = got.stdout
         sources = {}
         with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
@@ -66,10 +66,10 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
                     rel = path.relative_to("kernels").as_posix()
                     sources[rel] = tar.extractfile(member).read().decode()
     if not sources:
-        raise SystemExit(f"bench.ab: no kernels/ in revision {rev!r}")
+        raise SystemExit(f"tools.ab: no kernels/ in revision {rev!r}")
     for fname, text in sources.items():
         if fname == "__init__.py":
-            text = '"""A copy of the kernels for bench.ab."""\n'  # no cache-folder logic
+            text = '"""A copy of the kernels for tools.ab."""\n'  # no cache-folder logic
         text = re.sub(r"\bkernels\.", f"{name}.", text)
         text = re.sub(r"\bfrom kernels import\b", f"from {name} import", text)
         (out / fname).parent.mkdir(parents=True, exist_ok=True)
@@ -166,7 +166,7 @@ def least_time_ratios(times_a, times_b) -> tuple:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.ab", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a", help="git revision, or `work` for the working tree")
     parser.add_argument("b", help="git revision, or `work` for the working tree")
@@ -175,7 +175,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     lo, hi = deal_range(parser, args.deals, args.jobs, args.strain)
 
-    tmp = Path(tempfile.mkdtemp(prefix="bench-ab-"))
+    tmp = Path(tempfile.mkdtemp(prefix="tools-ab-"))
     for rev, name in ((args.a, "kernels_a"), (args.b, "kernels_b")):
         _copy_kernels(rev, name, tmp)
     os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))

@@ -1,7 +1,7 @@
 """Where the solver's time goes, by function and by instruction: perf with a map of numba's code.
 
 perf cannot name the functions numba compiles in memory: it shows bare addresses. This
-runs `bench.ab`'s jobs (the Boston analysis's numeric contracts, misères or both on
+runs `tools.ab`'s jobs (the Boston analysis's numeric contracts, misères or both on
 seed-777 deals, or the solver bench's bridge jobs) in a child process under `perf record`.
 The child compiles the kernels from an empty numba cache, because a library loaded from
 the cache has no module whose functions can be listed. It then writes the perf map
@@ -27,7 +27,7 @@ callee's line numbers: beside each line of the function's own file the report al
 the lines of that number in such callees (`or FILE:LINE`), and a text that does not fit is
 one of those.
 
-Usage: `python -m bench.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
+Usage: `python -m tools.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
 [--leader SEAT] [--strain S|H|D|C|NT] [--function MODULE.NAME ...] [--lines] [--out DIR]`.
 It needs `perf` (and `objdump` for the instructions, `readelf` for `--lines`) and leaves
 perf.data and the code copy in DIR (default out/perfmap).
@@ -45,8 +45,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.ab import ROOT, _tasks, deal_range, job_options
-from bench.nodes import count
+from tools.ab import ROOT, _tasks, deal_range, job_options
+from tools.nodes import count
 
 HOT = "search._search"  # the default function whose instructions are counted
 
@@ -190,7 +190,7 @@ def by_line(samples: dict, rows: list) -> collections.Counter:
 
 def child(args, lo: int, hi: int) -> int:
     """Compile, write the map and the code copy, then solve the jobs (under perf) as
-    `bench.nodes` does (`count`: one table and ruff memo across the deals)."""
+    `tools.nodes` does (`count`: one table and ruff memo across the deals)."""
     if args.lines:
         line_tables_only()
     from kernels.dd import batch, ruff_game, search, tt
@@ -232,7 +232,7 @@ def report(out: Path, functions=(HOT,)) -> str:
             ips[int(parts[0], 16)] += 1
     total = sum(funcs.values())
     if total == 0:
-        return "bench.perfmap: no samples in the kernels (is perf allowed to sample?)"
+        return "tools.perfmap: no samples in the kernels (is perf allowed to sample?)"
     lines = [f"{total:,} samples in the kernels; share by function:"]
     lines += [f"  {n / total:6.1%}  {name}" for name, n in funcs.most_common(20)]
     objdump = shutil.which("objdump")
@@ -313,7 +313,7 @@ def inlined_spans(folder: Path) -> list:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.perfmap", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.perfmap", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     job_options(parser)
     parser.add_argument("--out", default=str(ROOT / "out" / "perfmap"),
@@ -341,9 +341,9 @@ def main(argv=None) -> int:
     for old in [*out.glob("*.bin"), *out.glob("*.o"), *out.glob("*.sym")]:
         if re.fullmatch(r"\w+\.\w+_[0-9a-f]+\.(bin|o|sym)", old.name):  # code copies only
             old.unlink()
-    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="bench-perfmap-"))
+    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="tools-perfmap-"))
     cmd = [perf, "record", "-q", "-F", "2000", "-o", str(out / "perf.data"), sys.executable,
-           "-m", "bench.perfmap", "--child", "--deals", args.deals, "--jobs", args.jobs,
+           "-m", "tools.perfmap", "--child", "--deals", args.deals, "--jobs", args.jobs,
            "--leader", str(args.leader), "--out", str(out)]
     cmd += [a for f in args.function for a in ("--function", f)]
     cmd += ["--strain", args.strain] if args.strain else []
@@ -352,7 +352,7 @@ def main(argv=None) -> int:
           flush=True)
     done = subprocess.run(cmd, cwd=ROOT, env=env)
     if done.returncode != 0:
-        print(f"bench.perfmap: perf record failed (exit {done.returncode})", file=sys.stderr)
+        print(f"tools.perfmap: perf record failed (exit {done.returncode})", file=sys.stderr)
         return 1
     print(report(out, args.function))
     return 0
