@@ -73,7 +73,7 @@ def dds_solver():
 
 def bridge_jobs(n: int) -> list:
     """Section (a)'s jobs, three warm-up ones first, then n timed: (deal, trump, declarer),
-    the strains and declarers in turn (also `python -m bench.ab --jobs bridge`)."""
+    the strains and declarers in turn (also `python -m tools.ab --jobs bridge`)."""
     deals = analyser.deal_random(n + 3, seed=4242)
     return [(deal, STRAINS[i % 5], (i // 5) % 4) for i, deal in enumerate(deals)]
 
