@@ -480,6 +480,166 @@ def new_ruff_work():
     return stack_work(8, 13, _MAXLV, _MAXOPT)
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def _start_value(t0, t1, t2, t3, ln, ldr, need, memo):
+    """(value, memo key words, memo bounds) of a trick start where D still needs `need`
+    tricks: 1 or 0 when its cards, its sure tricks or the memo's bounds settle it, else
+    -1 (the key and the bounds read are kept for the store on leaving the node; an upper
+    bound of -1: the memo was not read)."""
+    if need <= 0:
+        return 1, U0, U0, 0, -1
+    if _d_cards(t0, ln) - _beyond(t0, t1, t2, t3) < need:
+        return 0, U0, U0, 0, -1
+    if _sure(t0, t1, t2, t3, ln, ldr == 0) >= need:
+        return 1, U0, U0, 0, -1
+    w1 = _w1(t0, t1, t2, t3, ldr)
+    w2 = _canonical_sides(ln)
+    lo, up = _memo_get(memo, _slot(memo, w1, w2), w1, w2)
+    if need <= lo:
+        return 1, w1, w2, lo, up
+    if need >= up:
+        return 0, w1, w2, lo, up
+    return -1, w1, w2, lo, up
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _play(kd, o, who, x0, x1, x2, x3, xln, xhi, xhir, xled, xldr, xd, xfol, xtpl):
+    """Play option `o` of a node of kind `kd` (`who` the role to play at a defender's
+    play), then every play with no choice after it: a defender holding the side suit led
+    follows it (R19); D holding only top cards of it, or only others, plays one of those.
+    Returns the state after (trumps by role, side-suit word, highest trump of the trick
+    and its role, suit led, leader, D's card, roles that followed, roles that trumped),
+    the trick's winner role (-1: the trick goes on; -2: the defenders choose among
+    `choice`), `choice` and the role to play next (-1: the trick is complete)."""
+    won = -1
+    choice = 0
+    nxt = -1
+    pk = kd  # the kind of node whose option `o` is played
+    while True:
+        if pk == _DEF:
+            who = xldr
+            xd = _NOCARD
+            if o >= 16:
+                b = U1 << np.uint64(o - 16)
+                x1, x2, x3 = _played(x1, x2, x3, who, b)
+                xled = _TRUMP
+                xhi = b
+                xhir = who
+                xtpl = 1 << who
+            else:
+                xled = o
+                xln = _dec(xln, (who - 1) * 12 + o * 4)
+                xfol = 1 << who
+        elif pk == _DLEAD:
+            who = 0
+            if o >= 40:
+                xled = o - 40
+                xln = _dec(xln, 36 + xled * 4)
+                xd = _TOP
+            elif o >= 32:
+                xled = o - 32
+                xln = _dec(xln, 48 + xled * 4)
+                xd = _LOW
+            else:
+                xled = _TRUMP
+                xhi = U1 << np.uint64(o - 16)
+                x0 ^= xhi
+                xhir = 0
+                xd = o
+        elif pk == _PLAY:
+            if o == _FOLLOW:
+                xln = _dec(xln, (who - 1) * 12 + xled * 4)
+                xfol |= 1 << who
+            elif o >= 16:
+                b = U1 << np.uint64(o - 16)
+                x1, x2, x3 = _played(x1, x2, x3, who, b)
+                # the defenders who may take the trick: those whose trumps share
+                # the highest one's gap between D's trumps
+                joins = xhir > 0 and _same_gap(b, xhi, _seps(x0, xd))
+                if b > xhi:
+                    xtpl = (xtpl | (1 << who)) if joins else (1 << who)
+                    xhi = b
+                    xhir = who
+                elif joins:
+                    xtpl |= 1 << who
+            else:
+                xln = _dec(xln, (who - 1) * 12 + o * 4)
+        elif pk == _DPLAY:
+            who = 0
+            if o == _DTOP:
+                xln = _dec(xln, 36 + xled * 4)
+                xd = _TOP
+            elif o == _DLOW:
+                xln = _dec(xln, 48 + xled * 4)
+                xd = _LOW
+            elif o >= 48:
+                j = o - 48
+                xln = _dec(xln, (48 if _dlow(xln, j) > 0 else 36) + j * 4)
+                xd = _OTHER
+            else:
+                b = U1 << np.uint64(o - 16)
+                x0 ^= b
+                if b > xhi:
+                    xhi = b
+                    xhir = 0
+                xd = o
+        else:  # _OUT
+            won = o
+            break
+        nxt = _after(who)
+        if nxt == xldr:
+            nxt = -1
+            # the trick is complete (R20): the highest trump; else D's top card of the
+            # suit led; else one of those who followed it (the ranks are forgotten),
+            # D too when it followed with a lower card: the defenders choose
+            if xhi != U0:
+                if xhir == 0:
+                    won = 0
+                else:
+                    choice = xtpl  # ranks within a gap between D's trumps are theirs
+            elif xd == _TOP:
+                won = 0
+            else:
+                choice = xfol | (1 if xd == _LOW else 0)
+            if won < 0:
+                if (choice & (choice - 1)) == 0:
+                    won = trailing_zeros(np.uint64(choice))
+                else:
+                    won = -2
+            break
+        if xled == _TRUMP:
+            break
+        if nxt == 0:
+            top_n = _dtop(xln, xled)
+            low_n = _dlow(xln, xled)
+            if (top_n > 0) == (low_n > 0):
+                break
+            pk = _DPLAY
+            o = _DTOP if top_n > 0 else _DLOW
+        else:
+            if _len(xln, nxt, xled) == 0:
+                break
+            pk = _PLAY
+            who = nxt
+            o = _FOLLOW
+    return (x0, x1, x2, x3, xln, xhi, xhir, xled, xldr, xd, xfol, xtpl, won, choice, nxt)
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _prefetch_choices(memo, x0, x1, x2, x3, xln, choice):
+    """Request the memo lines of the trick starts the defenders may choose among
+    (`choice`), so that the reads overlap. A trick start's memo read is the game's
+    costliest instruction (43% of its samples, a miss in the cache), and more than half
+    the reads follow such a choice (all jobs about 0.93 of the time). Requesting also the
+    lines after the last card of a trick (computing every option's trick start) costs
+    more than it saves."""
+    nl = _canonical_sides(_normalise(xln))
+    w0 = _w1(x0, x1, x2, x3, 0)
+    for r in range(4):
+        if (choice >> r) & 1:
+            prefetch_row(memo, _slot(memo, w0 | (np.uint64(r) << np.uint64(52)), nl))
+
+
 @njit(**NO_REFCOUNT)
 def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
     """1 when the lone declarer makes `k` tricks in the ruff game above whatever the
@@ -524,30 +684,16 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
                 return -1
             mup[lv] = -1
             if start:
-                need = k - wins[lv]
-                if need <= 0:
-                    res = 1
-                    mode = _RETURN
-                elif _d_cards(a0[lv], aln[lv]) - _beyond(a0[lv], a1[lv], a2[lv], a3[lv]) < need:
-                    res = 0
-                    mode = _RETURN
-                elif _sure(a0[lv], a1[lv], a2[lv], a3[lv], aln[lv], ldr[lv] == 0) >= need:
-                    res = 1
-                    mode = _RETURN
-                else:
-                    w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], ldr[lv])
-                    w2 = _canonical_sides(aln[lv])
+                val, w1, w2, lo, up = _start_value(a0[lv], a1[lv], a2[lv], a3[lv], aln[lv],
+                                                   ldr[lv], k - wins[lv], memo)
+                if up >= 0:
                     key[lv] = w1
                     key2[lv] = w2
-                    lo, up = _memo_get(memo, _slot(memo, w1, w2), w1, w2)
                     mlo[lv] = lo
                     mup[lv] = up
-                    if need <= lo:
-                        res = 1
-                        mode = _RETURN
-                    elif need >= up:
-                        res = 0
-                        mode = _RETURN
+                if val >= 0:
+                    res = val
+                    mode = _RETURN
             if mode == _NEXT:
                 nopt[lv] = _options(kd, role[lv], led[lv], ldr[lv], dcard[lv], hir[lv],
                                     a0[lv], a1[lv], a2[lv], a3[lv], aln[lv], ahi[lv],
@@ -586,126 +732,14 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
         xln, xhi, xhir = aln[lv], ahi[lv], hir[lv]
         xled, xldr, xd = led[lv], ldr[lv], dcard[lv]
         xfol, xtpl = fol[lv], tpl[lv]
-        won = -1  # the trick's winner role, or -2: the defenders choose among `choice`
-        choice = 0
-        nxt = -1
         if start:  # a new trick: nothing played to it yet
             xhi = U0
             xhir = -1
             xfol = 0
             xtpl = 0
-        pk = kd  # the kind of node whose option `o` is played
-        who = role[lv] if kd == _PLAY else 0  # the role that plays it
-        while True:
-            if pk == _DEF:
-                who = xldr
-                xd = _NOCARD
-                if o >= 16:
-                    b = U1 << np.uint64(o - 16)
-                    x1, x2, x3 = _played(x1, x2, x3, who, b)
-                    xled = _TRUMP
-                    xhi = b
-                    xhir = who
-                    xtpl = 1 << who
-                else:
-                    xled = o
-                    xln = _dec(xln, (who - 1) * 12 + o * 4)
-                    xfol = 1 << who
-            elif pk == _DLEAD:
-                who = 0
-                if o >= 40:
-                    xled = o - 40
-                    xln = _dec(xln, 36 + xled * 4)
-                    xd = _TOP
-                elif o >= 32:
-                    xled = o - 32
-                    xln = _dec(xln, 48 + xled * 4)
-                    xd = _LOW
-                else:
-                    xled = _TRUMP
-                    xhi = U1 << np.uint64(o - 16)
-                    x0 ^= xhi
-                    xhir = 0
-                    xd = o
-            elif pk == _PLAY:
-                if o == _FOLLOW:
-                    xln = _dec(xln, (who - 1) * 12 + xled * 4)
-                    xfol |= 1 << who
-                elif o >= 16:
-                    b = U1 << np.uint64(o - 16)
-                    x1, x2, x3 = _played(x1, x2, x3, who, b)
-                    # the defenders who may take the trick: those whose trumps share
-                    # the highest one's gap between D's trumps
-                    joins = xhir > 0 and _same_gap(b, xhi, _seps(x0, xd))
-                    if b > xhi:
-                        xtpl = (xtpl | (1 << who)) if joins else (1 << who)
-                        xhi = b
-                        xhir = who
-                    elif joins:
-                        xtpl |= 1 << who
-                else:
-                    xln = _dec(xln, (who - 1) * 12 + o * 4)
-            elif pk == _DPLAY:
-                who = 0
-                if o == _DTOP:
-                    xln = _dec(xln, 36 + xled * 4)
-                    xd = _TOP
-                elif o == _DLOW:
-                    xln = _dec(xln, 48 + xled * 4)
-                    xd = _LOW
-                elif o >= 48:
-                    j = o - 48
-                    xln = _dec(xln, (48 if _dlow(xln, j) > 0 else 36) + j * 4)
-                    xd = _OTHER
-                else:
-                    b = U1 << np.uint64(o - 16)
-                    x0 ^= b
-                    if b > xhi:
-                        xhi = b
-                        xhir = 0
-                    xd = o
-            else:  # _OUT
-                won = o
-                break
-            nxt = _after(who)
-            if nxt == xldr:
-                nxt = -1
-                # the trick is complete (R20): the highest trump; else D's top card of the
-                # suit led; else one of those who followed it (the ranks are forgotten),
-                # D too when it followed with a lower card: the defenders choose
-                if xhi != U0:
-                    if xhir == 0:
-                        won = 0
-                    else:
-                        choice = xtpl  # ranks within a gap between D's trumps are theirs
-                elif xd == _TOP:
-                    won = 0
-                else:
-                    choice = xfol | (1 if xd == _LOW else 0)
-                if won < 0:
-                    if (choice & (choice - 1)) == 0:
-                        won = trailing_zeros(np.uint64(choice))
-                    else:
-                        won = -2
-                break
-            # a play with no choice is made at once, not as a node of its own: a
-            # defender holding the side suit led follows it (R19); D holding only top
-            # cards of it, or only others, plays one of those
-            if xled == _TRUMP:
-                break
-            if nxt == 0:
-                top_n = _dtop(xln, xled)
-                low_n = _dlow(xln, xled)
-                if (top_n > 0) == (low_n > 0):
-                    break
-                pk = _DPLAY
-                o = _DTOP if top_n > 0 else _DLOW
-            else:
-                if _len(xln, nxt, xled) == 0:
-                    break
-                pk = _PLAY
-                who = nxt
-                o = _FOLLOW
+        (x0, x1, x2, x3, xln, xhi, xhir, xled, xldr, xd, xfol, xtpl, won, choice,
+         nxt) = _play(kd, o, role[lv] if kd == _PLAY else 0, x0, x1, x2, x3, xln, xhi, xhir,
+                      xled, xldr, xd, xfol, xtpl)
         a0[c], a1[c], a2[c], a3[c] = x0, x1, x2, x3
         aln[c] = xln
         ahi[c] = xhi
@@ -719,17 +753,7 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
         if won == -2:
             kind[c] = _OUT
             role[c] = choice
-            # the trick starts the defenders may choose: their memo lines requested
-            # together now, so that the reads overlap. A trick start's memo read is the
-            # game's costliest instruction (43% of its samples, a miss in the cache), and
-            # more than half the reads follow such a choice (all jobs about 0.93 of the
-            # time). Requesting also the lines after the last card of a trick (computing
-            # every option's trick start) costs more than it saves
-            nl = _canonical_sides(_normalise(xln))
-            w0 = _w1(x0, x1, x2, x3, 0)
-            for r in range(4):
-                if (choice >> r) & 1:
-                    prefetch_row(memo, _slot(memo, w0 | (np.uint64(r) << np.uint64(52)), nl))
+            _prefetch_choices(memo, x0, x1, x2, x3, xln, choice)
         elif won >= 0:
             if won == 0:
                 wins[c] += 1

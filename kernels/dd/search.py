@@ -214,7 +214,7 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
     # count when it began, the lead that last cut off at this trick anywhere in the search
     # (the killer, kernels.dd.moves.order_moves), 1 when the class half of the table
-    # matched nothing at its start (its store then skips its scan, dd_tt.class_lookup);
+    # matched nothing at its start (its store then skips its scan, kernels.dd.tt.class_lookup);
     # cards gone, the relevance of the completed trick and the table's keys; per ply: the
     # relevance gathered from the children tried so far, the cards tried, the number of
     # moves, the next one and the index of the card winning the trick so far (`winp`)
@@ -399,7 +399,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
     tricks, per_trick, keys, per_ply, moves_at = stacks
     leaders, needs, best, started = per_trick[0], per_trick[1], per_trick[2], per_trick[3]
     killers = per_trick[4]
-    fresh = per_trick[5]  # no class-half entry matched the position (dd_tt.class_lookup)
+    fresh = per_trick[5]  # no class-half entry matched the position (tt.class_lookup)
     gones, trels = keys[0], keys[1]
     kdist, kmeta, kown1, kown2, kex1, kex2 = keys[2], keys[3], keys[4], keys[5], keys[6], keys[7]
     rels, tried = per_ply[0], per_ply[1]
