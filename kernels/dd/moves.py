@@ -98,139 +98,6 @@ KILLER_POINTS = (55, 18, 126, 47)
 KILLER_BOSTON = 120
 
 
-@njit(inline="always", **NO_REFCOUNT)
-def _trump_suit_weights(s, trump, lenL, lenLH, lenRH, lenP, trL, trLH, trRH, trP, tLH, tRH,
-                        tP, wH, sH, tH, p, lho, part, rho, countLH, countRH, partner_wins):
-    """`partnership_leads`' weights of suit s with trumps in play (DDS's
-    WeightAllocTrump0): (base, base when the lead loses, whether the suit's lead wins for
-    the side not counting its top card, whether the lead of its top card held by p wins)."""
-    d = -(((countLH + countRH) << 5) // 13)
-    if s != trump and ((lenLH == 0 and trLH > 0) or (lenRH == 0 and trRH > 0)):
-        d -= 12
-    if s != trump and lenP == 0 and trP > 0 and lenRH > 0:
-        d += 17
-    if wH == rho or sH == rho:
-        if lenRH != 1:
-            d -= 12
-    elif wH == lho and sH == part:
-        if lenP != 1:
-            d += 27
-    if s != trump and lenL == 1 and trL > 0 and lenP > 1 and wH == part:
-        d += 19
-    side_win = False
-    if partner_wins:
-        side_win = s == trump or ((lenLH != 0 or trLH == 0) and (lenRH != 0 or trRH == 0))
-    elif s != trump and lenP == 0 and trP != 0:
-        if lenLH == 0 and trLH != 0 and lenRH == 0 and trRH != 0:
-            side_win = tP > max(tLH, tRH)
-        elif lenLH == 0 and trLH != 0:
-            side_win = tP > tLH
-        elif lenRH == 0 and trRH != 0:
-            side_win = tP > tRH
-        else:
-            side_win = True
-    if s == trump:
-        top_win = True
-    elif lenP != 0 or trP == 0:
-        top_win = (lenLH != 0 or trLH == 0) and (lenRH != 0 or trRH == 0)
-    else:
-        top_win = (lenLH != 0 or tP > tLH) and (lenRH != 0 or tP > tRH)
-    dl = d
-    if sH == part and tH == part:
-        dl += 20
-    elif lenP > 1 and ((sH == p and tH == part) or (sH == part and tH == p)):
-        dl += 13
-    return d, dl, side_win, top_win
-
-
-@njit(inline="always", **NO_REFCOUNT)
-def _nt_suit_weights(lenLH, lenRH, lenP, wH, sH, tH, p, lho, part, rho, countLH, countRH):
-    """`partnership_leads`' weights of a suit without trumps in play (DDS's
-    WeightAllocNT0): (base when the lead wins, base when it loses)."""
-    d = -(((countLH + countRH) << 5) // 19)
-    if lenP == 0:
-        d -= 9
-    dw = d
-    if sH == rho:
-        if lenRH != 1:
-            dw -= 1
-    elif sH == lho:
-        dw += 22 if lenLH != 1 else 16
-    dl = d
-    if wH == rho or sH == rho:
-        if lenRH != 1:
-            dl -= 10
-    elif wH == lho and sH == part:
-        if lenP != 1:
-            dl += 31
-    if sH == part and tH == part:
-        dl += 35
-    elif lenP > 1 and ((sH == p and tH == part) or (sH == part and tH == p)):
-        dl += 25
-    return dw, dl
-
-
-@njit(inline="always", **NO_REFCOUNT)
-def _lead_weight(ftest, d, dw, dl, side_win, top_win, single_top, wH, sH, p, part, top, w1,
-                 w2, seq, rrank, partner_wins, lho, rho, lenLH, lenRH):
-    """(weight, kind) of a lead whose run's top card is `top` (relative rank `rrank`,
-    `seq` when the run holds more than one card) in a suit of `partnership_leads`'
-    weights; the kind (`_TRUMP_WIN` .. `_NT_LOSE`) picks the points of the table's lead
-    and of the killer."""
-    if ftest:
-        win = top_win if top == w1 else side_win
-        if win:
-            if single_top:
-                w = d + 35 + rrank
-            elif wH == p:
-                if sH == part:
-                    w = d + 48 + rrank
-                elif top == w1:
-                    w = d + 31
-                else:
-                    w = d - 3 + rrank
-            elif wH == part:
-                w = d + (42 if sH == p else 28) + rrank
-            elif seq and top == w2:
-                w = d + 40
-            elif seq:
-                w = d + 22 + rrank
-            else:
-                w = d + 11 + rrank
-            return w, _TRUMP_WIN
-        if single_top:
-            w = dl + rrank + 2
-        elif wH == p:
-            if sH == part:
-                w = dl + 33 + rrank
-            elif top == w1:
-                w = dl + 38
-            else:
-                w = dl - 14 + rrank
-        elif wH == part:
-            w = dl + 34 + rrank
-        elif seq and top == w2:
-            w = dl + 35
-        else:
-            w = dl + 17 - (top % 13 + 2)
-        return w, _TRUMP_LOSE
-    if top == w1 or partner_wins:
-        if (sH != lho or lenLH == 1) and (sH != rho or lenRH == 1):
-            return dw + 45 + rrank, _NT_WIN
-        return dw + 18 + rrank, _NT_WIN
-    if single_top:
-        w = dl + 28 + rrank
-    elif wH == p:
-        w = dl - 17 + rrank
-    elif not seq:
-        w = dl + 12 + rrank
-    elif top == w2:
-        w = dl + 48
-    else:
-        w = dl + 29 - rrank
-    return w, _NT_LOSE
-
-
 @njit(inline="always", **NO_REFCOUNT)  # inlined into order_moves (see there)
 def partnership_leads(hands, p, cand, gone, trump, first, killer, left, moves, scores):
     """Write the leads `cand` of p into `moves` and their weights into `scores`, where p's
@@ -292,16 +159,65 @@ def partnership_leads(hands, p, cand, gone, trump, first, killer, left, moves, s
         countLH = (left + 1 if lenLH == 0 else lenLH) << 2
         countRH = (left + 1 if lenRH == 0 else lenRH) << 2
         if ftest:
-            d, dl, side_win, top_win = _trump_suit_weights(
-                s, trump, lenL, lenLH, lenRH, lenP, trL, trLH, trRH, trP, tLH, tRH, tP, wH, sH,
-                tH, p, lho, part, rho, countLH, countRH, partner_wins)
-            dw = d
-        else:
-            dw, dl = _nt_suit_weights(lenLH, lenRH, lenP, wH, sH, tH, p, lho, part, rho,
-                                      countLH, countRH)
-            d = dw
+            d = -(((countLH + countRH) << 5) // 13)
+            if s != trump and ((lenLH == 0 and trLH > 0) or (lenRH == 0 and trRH > 0)):
+                d -= 12
+            if s != trump and lenP == 0 and trP > 0 and lenRH > 0:
+                d += 17
+            if wH == rho or sH == rho:
+                if lenRH != 1:
+                    d -= 12
+            elif wH == lho and sH == part:
+                if lenP != 1:
+                    d += 27
+            if s != trump and lenL == 1 and trL > 0 and lenP > 1 and wH == part:
+                d += 19
+            # whether the suit's lead wins (not counting the winner card itself)
             side_win = False
-            top_win = False
+            if partner_wins:
+                side_win = s == trump or ((lenLH != 0 or trLH == 0) and (lenRH != 0 or trRH == 0))
+            elif s != trump and lenP == 0 and trP != 0:
+                if lenLH == 0 and trLH != 0 and lenRH == 0 and trRH != 0:
+                    side_win = tP > max(tLH, tRH)
+                elif lenLH == 0 and trLH != 0:
+                    side_win = tP > tLH
+                elif lenRH == 0 and trRH != 0:
+                    side_win = tP > tRH
+                else:
+                    side_win = True
+            # and whether the lead of its top card (held by p) wins
+            if s == trump:
+                top_win = True
+            elif lenP != 0 or trP == 0:
+                top_win = (lenLH != 0 or trLH == 0) and (lenRH != 0 or trRH == 0)
+            else:
+                top_win = (lenLH != 0 or tP > tLH) and (lenRH != 0 or tP > tRH)
+            dl = d
+            if sH == part and tH == part:
+                dl += 20
+            elif lenP > 1 and ((sH == p and tH == part) or (sH == part and tH == p)):
+                dl += 13
+        else:
+            d = -(((countLH + countRH) << 5) // 19)
+            if lenP == 0:
+                d -= 9
+            dw = d
+            if sH == rho:
+                if lenRH != 1:
+                    dw -= 1
+            elif sH == lho:
+                dw += 22 if lenLH != 1 else 16
+            dl = d
+            if wH == rho or sH == rho:
+                if lenRH != 1:
+                    dl -= 10
+            elif wH == lho and sH == part:
+                if lenP != 1:
+                    dl += 31
+            if sH == part and tH == part:
+                dl += 35
+            elif lenP > 1 and ((sH == p and tH == part) or (sH == part and tH == p)):
+                dl += 25
         single_top = (lenLH == 1 and wH == lho) or (lenRH == 1 and wH == rho)
         while mine:
             c = trailing_zeros(mine)
@@ -311,12 +227,67 @@ def partnership_leads(hands, p, cand, gone, trump, first, killer, left, moves, s
             top = highest_bit_index(run)
             seq = (run & (run - U1)) != U0
             rrank = popcount(alls & ~((U1 << np.uint64(top)) - U1))  # 1: the top card in play
-            w, kind = _lead_weight(ftest, d, dw, dl, side_win, top_win, single_top, wH, sH, p,
-                                   part, top, w1, w2, seq, rrank, partner_wins, lho, rho,
-                                   lenLH, lenRH)
-            if killer >= 0 and (run & (U1 << np.uint64(killer))) != U0:
+            is_first = first >= 0 and (run & (U1 << np.uint64(first))) != U0
+            is_killer = killer >= 0 and (run & (U1 << np.uint64(killer))) != U0
+            if ftest:
+                win = top_win if top == w1 else side_win
+                if win:
+                    if single_top:
+                        w = d + 35 + rrank
+                    elif wH == p:
+                        if sH == part:
+                            w = d + 48 + rrank
+                        elif top == w1:
+                            w = d + 31
+                        else:
+                            w = d - 3 + rrank
+                    elif wH == part:
+                        w = d + (42 if sH == p else 28) + rrank
+                    elif seq and top == w2:
+                        w = d + 40
+                    elif seq:
+                        w = d + 22 + rrank
+                    else:
+                        w = d + 11 + rrank
+                    kind = _TRUMP_WIN
+                else:
+                    if single_top:
+                        w = dl + rrank + 2
+                    elif wH == p:
+                        if sH == part:
+                            w = dl + 33 + rrank
+                        elif top == w1:
+                            w = dl + 38
+                        else:
+                            w = dl - 14 + rrank
+                    elif wH == part:
+                        w = dl + 34 + rrank
+                    elif seq and top == w2:
+                        w = dl + 35
+                    else:
+                        w = dl + 17 - (top % 13 + 2)
+                    kind = _TRUMP_LOSE
+            elif top == w1 or partner_wins:
+                if (sH != lho or lenLH == 1) and (sH != rho or lenRH == 1):
+                    w = dw + 45 + rrank
+                else:
+                    w = dw + 18 + rrank
+                kind = _NT_WIN
+            else:
+                if single_top:
+                    w = dl + 28 + rrank
+                elif wH == p:
+                    w = dl - 17 + rrank
+                elif not seq:
+                    w = dl + 12 + rrank
+                elif top == w2:
+                    w = dl + 48
+                else:
+                    w = dl + 29 - rrank
+                kind = _NT_LOSE
+            if is_killer:
                 w += KILLER_POINTS[kind]
-            elif first >= 0 and (run & (U1 << np.uint64(first))) != U0:
+            elif is_first:
                 w += FIRST_POINTS[kind]
             moves[n] = c
             scores[n] = w
