@@ -36,16 +36,17 @@ analysis: install
 test: install
 	$(PY) -m pytest -q
 
-# The full-size checks: every test, the slow ones included (>= 1,000 deals against DDS),
-# each random check at its full sample size (tests/conftest.py `sized`).
+# The full-size checks: every test, the slow ones (>= 1,000 deals against DDS) and the
+# research tools' included, each random check at its full sample size (tests/conftest.py
+# `sized`).
 verify: install
-	BOSTON_FULL=1 $(PY) -m pytest -q -m "slow or not slow"
+	BOSTON_FULL=1 $(PY) -m pytest -q -m "slow or tools or not slow"
 
 bench: install
 	$(PY) -m bench
 
 lint: install
-	$(PY) -m ruff check analyser kernels reports tests bench
+	$(PY) -m ruff check analyser kernels reports tests bench tools
 
 clean:
 	rm -rf $(OUT) .pytest_cache .hypothesis

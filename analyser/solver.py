@@ -13,9 +13,9 @@ import numba
 import numpy as np
 
 from analyser.cards import CardError, parse_seat, parse_suit
-from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
-from kernels.dd_ruff_game import RUFF_CUT_MEMO, new_ruff_memo
-from kernels.dd_tt import aligned_zeros, new_table, new_tables
+from kernels.dd.batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
+from kernels.dd.ruff_game import RUFF_CUT_MEMO, new_ruff_memo
+from kernels.dd.tt import aligned_zeros, new_table, new_tables
 
 __all__ = [
     "dd_tricks",
@@ -48,7 +48,7 @@ class SolverInputError(CardError):
 def set_table_memory(per_table_mib=128, per_process_mib=1024):
     """Configure transposition-table sizes (MiB per table, MiB for all tables of a process).
 
-    Each table's worker also keeps the ruff game's memo (kernels.dd_ruff_game), an eighth
+    Each table's worker also keeps the ruff game's memo (kernels.dd.ruff_game), an eighth
     of its table's size and at most 12 MiB."""
     global _TABLE_MIB, _PROCESS_MIB
     if per_table_mib <= 0 or per_process_mib <= 0:
@@ -103,7 +103,7 @@ def _run_batch(deals, leader, jobs):
     go on: the work is heavy-tailed (on 200 seed-777 deals one deal's grand and little
     misère for one seat took 10.3 of the 21.7 s of all their misère jobs, about 5 s
     each), and the jobs of one deal share nothing but the worker's ruff-game memo (a
-    table entry holds its trump and seats, kernels.dd_tt). Results never depend on who
+    table entry holds its trump and seats, kernels.dd.tt). Results never depend on who
     solved what: table entries are properties of positions alone.
     """
     jobs = np.asarray(jobs, np.int64).reshape(-1, 3)

@@ -55,7 +55,7 @@ def run(quick: bool) -> str:
     }
     threaded = ("kernel deal_random", "kernel deal_with (13 known)")
 
-    before = numba.get_num_threads()
+    saved_threads = numba.get_num_threads()
     results = {}  # (name, threads) -> list of (wall, cpu)
     try:
         for fn in variants.values():
@@ -70,7 +70,7 @@ def run(quick: bool) -> str:
                 for name in threaded:
                     results.setdefault((name, 2), []).append(_measure(variants[name]))
     finally:
-        numba.set_num_threads(before)
+        numba.set_num_threads(saved_threads)
 
     def rate(name, threads, column):
         return n / float(np.median([r[column] for r in results[(name, threads)]]))

@@ -27,8 +27,9 @@ HANDS = (
 
 def measure(text, budget):
     """(samples, deal s/sample, solve s, summary s) for one hand within `budget` s of solving."""
+    from analyser.constants import LEADER
     from analyser.dealing import deal_known
-    from analyser.hand import LEADER, prepare, summarise
+    from analyser.hand import prepare, summarise
     from analyser.solver import solve_declarer
 
     chunk = max(1, numba.get_num_threads())

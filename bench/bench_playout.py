@@ -2,7 +2,7 @@
 
 The target (project foundation issue) is 2 million random-legal full hands per second per
 core, about 10 ns per card played. Deals are made once beforehand; only the playout is
-timed. JIT compilation is warmed up explicitly before any timing.
+timed. JIT compilation is warmed up explicitly ahead of any timing.
 """
 
 import time
@@ -54,7 +54,7 @@ def run(quick: bool) -> str:
         playout_record(deals, trumps, leaders, declarers, RANDOM_LEGAL, root, tricks, plays,
                        winners)
 
-    before = numba.get_num_threads()
+    saved_threads = numba.get_num_threads()
     rows = []
     try:
         for threads in (1, 2):
@@ -66,7 +66,7 @@ def run(quick: bool) -> str:
                 wall, best, cpu = _time(fn, repeats)
                 rows.append((name, threads, n / wall, n / best, n / cpu, cpu / wall))
     finally:
-        numba.set_num_threads(before)
+        numba.set_num_threads(saved_threads)
     lines = [
         f"Random-legal play (`policy=\"random-legal\"`) of {n:,} full deals (13 tricks, trumps "
         f"♠ ♥ ♦ ♣ and none in turn); medians (and best wall time) of {repeats} runs after a "

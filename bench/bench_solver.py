@@ -5,8 +5,8 @@
     SetMaxThreads(1)) and by our `dd_tricks_partnership` on one numba thread, side by side
     per deal, in turn. DDS is asked for what we compute, the value alone (target -1,
     solutions 1: endplay's `SolveMode.OptimalOne`); its default (a score for every card,
-    solutions 3) is timed too, in a second pass over the deals, as the reference of
-    sessions before the twelfth. No DDS call meets the deal of its previous call: DDS then
+    solutions 3) is timed too, in a second pass over the deals, as a second reference
+    (DDS's usual mode). No DDS call meets the deal of its previous call: DDS then
     reuses its table and answers almost at once. Target: ours/DDS value-only <= 1.0
     (median time per solve).
 (b) Boston mode: the full per-deal analysis, `dd_table` + `dd_misere_table` (every declarer
@@ -73,7 +73,7 @@ def dds_solver():
 
 def bridge_jobs(n: int) -> list:
     """Section (a)'s jobs, three warm-up ones first, then n timed: (deal, trump, declarer),
-    the strains and declarers in turn (also `python -m bench.ab --jobs bridge`)."""
+    the strains and declarers in turn (also `python -m tools.ab --jobs bridge`)."""
     deals = analyser.deal_random(n + 3, seed=4242)
     return [(deal, STRAINS[i % 5], (i // 5) % 4) for i, deal in enumerate(deals)]
 
@@ -95,7 +95,7 @@ def bridge_vs_dds(n: int) -> tuple[str, float]:
     # reuse), so a second DDS call on a deal costs next to nothing (0.15 against 15.8 ms
     # median measured): each pass solves every deal once, so each DDS call meets a new
     # deal. Pass 1 alternates ours and DDS value-only deal by deal (each first in turn);
-    # pass 2 is DDS scoring every card, the reference of earlier sessions.
+    # pass 2 is DDS scoring every card, its usual mode.
     times = {0: [], 1: [], 2: []}  # ours, DDS value only, DDS every card
     answers = {0: [], 1: [], 2: []}
     for i, (deal, pbn, trump, declarer) in enumerate(jobs[3:]):
@@ -133,7 +133,7 @@ def bridge_vs_dds(n: int) -> tuple[str, float]:
         "",
         f"Ratio ours/DDS value only: median {ratio:.2f}, mean "
         f"{statistics.mean(ours_ms) / statistics.mean(dds_ms):.2f} (target <= 1.0). "
-        f"Against DDS scoring every card (the reference before the twelfth session): "
+        f"Against DDS scoring every card (its usual mode): "
         f"median {statistics.median(ours_ms) / statistics.median(all_ms):.2f}, mean "
         f"{statistics.mean(ours_ms) / statistics.mean(all_ms):.2f}.",
         "",
@@ -156,13 +156,13 @@ def boston_mode(n: int, repeats: int) -> str:
     runs = list(dict.fromkeys([(1, one), (two, one), (two, split)]))  # 1 core: (1, one) once
     walls = {run: [] for run in runs}
     cpus = {run: [] for run in runs}
-    before = numba.get_num_threads()
+    saved_threads = numba.get_num_threads()
     try:
         for _ in range(repeats):
             for threads, name in runs:  # the forms alternate, so that both see the same load
                 numba.set_num_threads(threads)
                 # empty tables for every run: entries outlive calls, so a repeat would
-                # otherwise find most of the earlier run's work already done
+                # otherwise find most of the last run's work already done
                 solver.set_table_memory(solver._TABLE_MIB, solver._PROCESS_MIB)
                 wall, cpu = time.perf_counter(), time.process_time()
                 forms[name]()
@@ -171,7 +171,7 @@ def boston_mode(n: int, repeats: int) -> str:
                 print(f"(b) {threads} thread(s), {name}: {n} deals in "
                       f"{walls[threads, name][-1]:.0f} s", file=sys.stderr, flush=True)
     finally:
-        numba.set_num_threads(before)
+        numba.set_num_threads(saved_threads)
     rows = []
     for run in runs:
         wall = statistics.median(walls[run])
@@ -269,12 +269,12 @@ def run(quick: bool, deals: int | None = None) -> str:
         n_a, n_b, repeats = deals, max(2, deals // 10), 1
     else:
         n_a, n_b, repeats = (8, 4, 1) if quick else (500, 40, 3)
-    before = numba.get_num_threads()
+    saved_threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
         section_a, _ = bridge_vs_dds(n_a)
     finally:
-        numba.set_num_threads(before)
+        numba.set_num_threads(saved_threads)
     section_b = boston_mode(n_b, repeats)
     section_c = (table_memory()
                  + f"Resident memory at the start of this benchmark: {rss0:.0f} MiB.\n")

@@ -21,10 +21,11 @@ import numba
 
 
 def source_digest(folder: Path = Path(__file__).parent) -> str:
-    """A digest of every kernel source file in `folder` (names and contents)."""
+    """A digest of every kernel source file under `folder`, subpackages included (paths
+    relative to `folder`, and contents)."""
     h = hashlib.sha1()
-    for path in sorted(folder.glob("*.py")):
-        h.update(path.name.encode())
+    for path in sorted(folder.rglob("*.py")):
+        h.update(path.relative_to(folder).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:12]
 

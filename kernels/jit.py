@@ -14,7 +14,7 @@ JIT_OPTIONS = {
     "error_model": "numpy",  # no Python exception checks on integer division
 }
 
-# The override for the solver's hot core (kernels.dd_search): no reference counting.
+# The override for the solver's hot core (kernels.dd.search): no reference counting.
 # numba counts references to every array (NRT): each array passed to a function that is
 # not inlined, and each slice taken, costs an atomic update of the count on entry and
 # another on exit, which took 12% of the search's time (perf, a numeric solve of 23
@@ -25,7 +25,7 @@ JIT_OPTIONS = {
 # for a caller with reference counting is reused as it is (perf found the ruff game's
 # options and the quick bounds' rules counting references under the search, 6% of the
 # solver's time in NRT_incref and NRT_decref). So every solver kernel that allocates
-# nothing (kernels.dd_state, dd_moves, dd_tt, dd_bounds, dd_trump_game, dd_ruff_game)
+# nothing (kernels.dd: state, moves, tt, the quick-bound rules, trump_game, ruff_game)
 # carries the override itself; those that allocate, and their callers, keep counting.
 # `_nrt` is numba's own target option (numba.core.options), underscored but long-standing;
 # tests/test_jit_cache.py checks that it still takes effect.

@@ -24,7 +24,7 @@ def _rotl(x, k):
 
 @njit
 def splitmix64(x):
-    """One step of SplitMix64 on a uint64: used to expand seeds into states."""
+    """One step of SplitMix64 on a uint64: it expands seeds into states."""
     z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)

@@ -1,11 +1,11 @@
-"""kernels.dd_moves: one legal card per run of equivalent cards, nothing else (R19)."""
+"""kernels.dd.moves: one legal card per run of equivalent cards, nothing else (R19)."""
 
 import random
 
 import numpy as np
 
-from kernels.dd_moves import opponents_choice, order_moves
-from kernels.dd_search import MAX_MOVES
+from kernels.dd.moves import opponents_choice, order_moves
+from kernels.dd.search import MAX_MOVES
 from tests.conftest import sized
 from tests.reference_dd import trick_winner
 from tests.test_dd_state import runs
@@ -82,7 +82,7 @@ def test_r15_misere_defender_leads_first_where_the_declarer_cannot_get_low():
 def test_r10_lead_prefers_the_suit_where_the_opponents_have_fewest_cards():
     # North (0) plays alone, no trump, and leads: its five of spades and five of hearts are
     # equally good losers, but the defenders hold nine spades and three hearts, so a heart
-    # lead leaves them fewer replies to search (kernels.dd_moves.opponents_choice)
+    # lead leaves them fewer replies to search (kernels.dd.moves.opponents_choice)
     def cards(*ids):
         return sum(1 << c for c in ids)
 
@@ -107,10 +107,10 @@ def test_r10_lead_prefers_the_suit_where_the_opponents_have_fewest_cards():
 def test_r15_r19_misere_declarer_discards_towards_ducking_first():
     # seed-777 deal 30 after the little-misère discards; East leads the HK and South, void
     # in hearts, discards (R19). The C8 or the C6 leaves it two places short of ducking
-    # every trick (kernels.dd_bounds.ducking_gaps), the DA or the SK three: a club first,
-    # the higher one among equals, where the highest card (the DA) came first before
+    # every trick (kernels.dd.misere.ducking_gaps), the DA or the SK three: a club first,
+    # the higher one among equals, not the highest card (the DA)
     from analyser.cards import parse_deal
-    from kernels.dd_search import gone_of
+    from kernels.dd.search import gone_of
 
     hands = parse_deal("N:7.T763.T976.432 QJ8.K852.83.KT5 KT542..AJ542.86 963.J94.KQ.AQ97")
     hk = 13 + 11
@@ -128,7 +128,7 @@ def test_r10_lone_declarer_leads_towards_a_trick_before_a_lead_with_fewer_replie
     # and then the king wins; the H4 is under three defenders' honours. The defenders hold
     # six clubs and three hearts, so by their replies alone (as a partnership orders its
     # leads, LEAD_CHOICE_WEIGHT) the heart came first; a lone declarer counts the cards
-    # above its lead too (kernels.dd_moves.LONE_ABOVE_WEIGHT): where it needs a trick, the
+    # above its lead too (kernels.dd.moves.LONE_ABOVE_WEIGHT): where it needs a trick, the
     # lead that sets one up
     def cards(*ids):
         return sum(1 << c for c in ids)
@@ -162,7 +162,7 @@ def _cards(*ids):
 
 
 def test_r20_partnership_leads_through_the_top_card_to_the_partners_next_two():
-    # no trump, North on lead (kernels.dd_moves.partnership_leads): East holds the HA and
+    # no trump, North on lead (kernels.dd.moves.partnership_leads): East holds the HA and
     # South the HK HQ under it, so a heart lead sets up a trick for the side; West holds
     # the SA over North's spades and South has none. The opponents hold two cards of each
     # suit, so by their replies alone the suits tie and the spade (lower suit id) came
@@ -189,7 +189,7 @@ def test_r19_r20_no_trump_discard_from_the_longest_suit_first():
     # no trump, North-South a partnership (bridge): East leads the HA and South, void in
     # hearts (R19), discards. Its spades (S5 S7 S9 SJ, one run: the cards between are
     # gone) are four cards, its diamond a singleton two: the spade comes first although
-    # the D2 is lower (the lowest card came first before)
+    # the D2 is lower
     s, h, d, c = 0, 13, 26, 39  # first card ids of the suits; rank 0 is the two
     hands = np.array([_cards(s + 1, h + 1, d + 1, c + 0, c + 4),  # N: S3 H3 D3 C2 C6
                       _cards(s + 12, s + 11, d + 12, c + 2),  # E: SA SK DA C4 (led the HA)
@@ -204,7 +204,7 @@ def test_r19_r20_no_trump_discard_from_the_suit_the_partner_is_short_in():
     # as above: East leads the HA and South, void in hearts, discards. Its spades (S5 S7)
     # and diamonds (D5 D7) are alike (two cards, the cards between gone, the aces with
     # East), but North, South's partner, holds three spades and one diamond: the diamond
-    # first (by suit order the spade came first before)
+    # first (by suit order the spade would come first)
     s, h, d, c = 0, 13, 26, 39
     hands = np.array([_cards(s + 0, s + 1, s + 2, d + 0),  # N: S2 S3 S4 D2
                       _cards(s + 12, d + 12, c + 2),  # E: SA DA C4 (led the HA)
@@ -218,7 +218,7 @@ def test_r19_r20_no_trump_discard_from_the_suit_the_partner_is_short_in():
 def test_r20_partnership_leads_towards_the_partners_ruff():
     # spades trump, North on lead: South is void in clubs and holds the SA, so a club lead
     # is won by South's ruff (East and West hold no trump); in diamonds East's ace wins
-    # over South's king. Equal replies, so the diamond (lower suit id) came first before
+    # over South's king. The club comes first, not the diamond (lower suit id)
     s, d, c = 0, 26, 39
     hands = [_cards(d + 0, c + 0),  # N: D2 C2
              _cards(d + 12, c + 12),  # E: DA CA
@@ -243,7 +243,7 @@ def test_r10_lone_declarer_tries_the_lead_that_last_cut_off_at_the_trick_early()
     # North plays alone, no trump, and leads: the defenders hold three hearts above its H5
     # and four spades above its S5, so the H5 comes before the S5 (and the C2, a winner,
     # first), unless the S5's lead was the last to cut off at this trick of the search
-    # (the killer, kernels.dd_moves.KILLER_BOSTON points); the table's best lead still
+    # (the killer, kernels.dd.moves.KILLER_BOSTON points); the table's best lead still
     # comes first of all
     def cards(*ids):
         return sum(1 << c for c in ids)
@@ -285,8 +285,8 @@ def test_r19_r20_third_hand_forces_out_the_fourth_hands_top_card_first():
     # East leads the H3, South plays the H2; West, third, holds HK H9 H5 and North, last
     # to play, HA H8 H4. West cannot beat the HA; the H9, the cheapest card above North's
     # next card (the H8), makes North spend its ace, so it comes first, then the rest
-    # from the lowest up (DDS's third-hand weights). The cheapest card above the trick's
-    # winner came first before (H5, H9, HK). Alike for a bridge partnership (North-South
+    # from the lowest up (DDS's third-hand weights), not the cheapest card above the
+    # trick's winner first (H5, H9, HK). Alike for a bridge partnership (North-South
     # or East-West maximising) and for a lone declarer North (R10), West a defender
     h = 13
     hands = [_cards(h + 12, h + 6, h + 2),  # N: HA H8 H4
@@ -301,8 +301,8 @@ def test_r19_r20_third_hand_beats_the_second_hands_card_cheapest_then_plays_low(
     # East leads the H3 and South plays the H8 over it; North, last, holds HA H6 H4. West,
     # third, holds HK HT H5: none beats the HA, and North's next card is below the H8, so
     # West's one try to win is the cheapest card above the H8 (the HT), then the rest from
-    # the lowest up. Before, every card above the trick's winner came ahead of the low
-    # ones (HT, HK, H5)
+    # the lowest up, not every card above the trick's winner ahead of the low ones (HT,
+    # HK, H5)
     h = 13
     hands = np.array([_cards(h + 12, h + 4, h + 2),  # N: HA H6 H4
                       _cards(0),  # E: S2
@@ -320,8 +320,8 @@ def test_r19_r20_third_hand_beats_the_second_hands_card_cheapest_then_plays_low(
 def test_r19_r20_no_trump_second_hand_plays_low_when_the_partner_beats_both_opponents():
     # no trump, North-South a partnership (bridge): East leads the H5 and South, second,
     # holds HA H3. North, last to play, holds the HK, above the H5 and West's HQ: South
-    # plays low and leaves the trick to North (DDS's second-hand weights). The sure
-    # winner came first before (HA, H3)
+    # plays low and leaves the trick to North (DDS's second-hand weights), not the sure
+    # winner first (HA, H3)
     h = 13
     hands = np.array([_cards(h + 11, 0),  # N: HK S2
                       _cards(1, 2),  # E: S3 S4 (led the H5)
@@ -339,7 +339,7 @@ def test_r19_r20_second_hand_void_discards_rather_than_ruff_the_partners_winner(
     # spades trump, North-South a partnership (bridge): East leads the H5 and South,
     # second and void in hearts (R19), holds S2 D2 D9. West follows with the H6 and North,
     # last, holds the HA: the trick is the side's anyway, so South discards, low first,
-    # and ruffs last (DDS's weights for a void follower). The ruff came first before
+    # and ruffs last (DDS's weights for a void follower), not the ruff first
     s, h, d = 0, 13, 26
     hands = np.array([_cards(h + 12, 1),  # N: HA S3
                       _cards(2, 3),  # E: S4 S5 (led the H5)

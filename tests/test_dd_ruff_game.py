@@ -1,4 +1,4 @@
-"""kernels.dd_ruff_game: the lone declarer's ruff game (R10, R18-R21).
+"""kernels.dd.ruff_game: the lone declarer's ruff game (R10, R18-R21).
 
 The kernel, which holds the players to dominant choices and memoises, agrees with an
 exhaustive minimax of the same game in plain Python (every card of every hand tried); a
@@ -19,24 +19,25 @@ import numpy as np
 import pytest
 
 from analyser import parse_deal
-from kernels.dd_bounds import quick_bounds
-from kernels.dd_ruff_game import (
+from kernels.dd.ruff_game import (
     _beyond,
     _canonical,
     _canonical_sides,
     _d_cards,
     _start,
     _sure,
+    _wins,
     new_ruff_memo,
     new_ruff_work,
     ruff_cut,
     ruff_game_wins,
     ruff_lower_bound,
-    ruff_tricks,
 )
-from kernels.dd_ruff_game import _normalise as _kernel_normalise
-from kernels.dd_state import SUIT_MASK
-from kernels.dd_trump_game import TRUMP_MEMO, new_trump_work, trump_tricks
+from kernels.dd.ruff_game import _normalise as _kernel_normalise
+from kernels.dd.ruff_game import _role as _kernel_role
+from kernels.dd.state import SUIT_MASK
+from kernels.dd.sure_tricks import quick_bounds
+from kernels.dd.trump_game import TRUMP_MEMO, new_trump_work, trump_tricks
 from tests.conftest import sized
 from tests.reference_dd import random_ending
 from tests.test_dd_search import brute_value
@@ -53,6 +54,14 @@ CHOICE_EXAMPLE = "N:8.T6.9. 72..74. T.A2.Q. Q9.Q9.."
 GAP_EXAMPLE = "N:.5.8.9 .7..73 ..A2.2 ..J.T6"
 # N: SQ84 C5, E: DT84 CJ, S: S5 DJ96, W: SJT DK5
 RUFF_HIGH_EXAMPLE = "N:Q84...5 ..T84.J 5..J96. JT..K5."
+
+
+def ruff_tricks(hands, leader, trump, d, k, budget, memo, work):
+    """Whether the lone declarer `d` surely makes `k` of the tricks left by the kernel's
+    ruff game within `budget` nodes (an out-of-budget game counts as lost). numba hands
+    the start state's uint64 words back as Python ints: they go in again as uint64."""
+    t0, t1, t2, t3, ln = (np.uint64(x) for x in _start(hands, trump, d))
+    return _wins(t0, t1, t2, t3, ln, _kernel_role(d, leader), k, budget, memo, work)
 
 
 def _bits(mask):
@@ -308,7 +317,7 @@ def test_r20_ruff_game_quick_bounds_hold_against_exhaustive_minimax(scale):
 
 
 def _class_variant(rng, hands, rel):
-    """A random position of the table class that `rel` defines (kernels.dd_tt): in each
+    """A random position of the table class that `rel` defines (kernels.dd.tt): in each
     suit the cards at or above its lowest relevant card keep their owners, the lower ones
     are dealt out again among the same hands, each keeping its count of them."""
     out = [0, 0, 0, 0]
@@ -395,8 +404,8 @@ def test_r18_r19_r20_ruff_game_plays_round_the_table_from_the_leader():
     # GAP_EXAMPLE, clubs trump: East makes one trick. A defender's trump below one of
     # East's (North's C9 and South's C2 against East's C73) cannot take a trick a higher
     # trump took, so the game, choosing the winner only within the highest trump's gap,
-    # proves the trick; choosing among every defender who played a trump, as until the
-    # twenty-eighth session, it proved none
+    # proves the trick; choosing among every defender who played a trump, it would prove
+    # none
     (GAP_EXAMPLE, 3, 3, 1),
     # RUFF_HIGH_EXAMPLE, diamonds trump, East on lead: East takes nothing. When East
     # leads a trump, South plays the D6 and West overtakes with the DK, keeping the D5 (a

@@ -1,4 +1,4 @@
-"""The double-dummy search core (kernels.dd_search) against a tiny brute-force minimax.
+"""The double-dummy search core (kernels.dd.search) against a tiny brute-force minimax.
 
 The brute force below plays every legal card (R19) at every turn, scores tricks by R20,
 and knows nothing of equivalent cards, bounds or tables; the kernel must agree on every
@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from kernels.dd_batch import (
+from kernels.dd.batch import (
     GUESS_UP,
     JOB_GRAND,
     JOB_LITTLE,
@@ -19,8 +19,8 @@ from kernels.dd_batch import (
     partnership_guess,
     solve_jobs,
 )
-from kernels.dd_ruff_game import new_ruff_memo
-from kernels.dd_search import (
+from kernels.dd.ruff_game import new_ruff_memo
+from kernels.dd.search import (
     declarer_discards,
     defender_discard,
     highest_rank,
@@ -29,7 +29,7 @@ from kernels.dd_search import (
     solve_misere,
     solve_value,
 )
-from kernels.dd_tt import exact_lookup, new_table, position_key, position_words
+from kernels.dd.tt import exact_lookup, new_table, position_key, position_words
 from kernels.jit import njit
 from tests.conftest import sized
 
@@ -119,7 +119,7 @@ _RMEMO = new_ruff_memo(1 << 12)  # the ruff game's memo, shared like a worker's
 
 
 def _job(arr, leader, kind, seats, arg, exact, classes):
-    """One job through the kernel entry point every public form uses (kernels.dd_batch).
+    """One job through the kernel entry point every public form uses (kernels.dd.batch).
 
     The search is compiled into each entry point separately, so the tests reuse the
     public entry point rather than compiling solve_value, solve_misere, ... on their own.
@@ -151,7 +151,7 @@ def _value_inside(hands, leader, trump, maxmask, winmask, exact, classes, moves,
 
 @njit
 def _misere_inside(hands, declarer, leader, little, probe, exact, classes, moves, scores):
-    """Grand or little misère with a given probing budget (kernels.dd_search.search), called
+    """Grand or little misère with a given probing budget (kernels.dd.search.search), called
     from inside a compiled function like `_value_inside`."""
     if little:
         return solve_little_misere(hands, declarer, leader, 0, exact, classes, 1, moves, scores,
@@ -177,9 +177,9 @@ def test_r10_r19_r20_declarer_tricks_match_brute_force(work):
 
 
 def test_r19_r20_no_trump_sides_of_one_and_three_seats_on_found_endings(work):
-    # endings on which the fortieth session's second-hand quick tricks answered wrongly in
-    # no trump (the second hand's side winning the trick with the third hand's card,
-    # counted cashing from another hand), found by brute force over 3,000 random endings
+    # endings where the second-hand quick tricks can go wrong in no trump (the second
+    # hand's side winning the trick with the third hand's card, to be counted cashing from
+    # that hand), found by brute force over 3,000 random endings
     exact, classes, moves, scores = work
     for hands, leader, mask in (([33687808, 225, 541698, 8388636], 2, 14),
                                 ([87978244308992, 3298534948896, 598134593946112, 9437190],
@@ -261,7 +261,7 @@ def test_transposition_table_reuse_across_modes_keeps_results(work):
 def _shuffle_small_cards(hands, rng, below):
     """The same suit lengths per hand, with the cards of rank < `below` of each suit (or
     < below[s] of suit s, given four ranks) dealt anew among the hands holding them: a
-    position that often shares a stored class (kernels.dd_tt) with `hands` without being
+    position that often shares a stored class (kernels.dd.tt) with `hands` without being
     equal to it."""
     new = [0, 0, 0, 0]
     for s in range(4):
@@ -305,9 +305,9 @@ def test_r20_stored_classes_carry_over_only_where_ranks_do_not_matter():
 
 def test_r20_stored_entries_never_name_a_suit_one_hand_holds_alone():
     """A suit whose cards in play one hand holds alone is owned as the suit lengths say,
-    so the search passes no card of it up (kernels.dd_tt.drop_sole_suits): the root's
-    stored bounds name none of it, and the answers still equal the brute force. Before,
-    about one root in sixteen of such 4-card endings named that suit (R19, R20)."""
+    so the search passes no card of it up (kernels.dd.tt.drop_sole_suits): the root's
+    stored bounds name none of it, and the answers still equal the brute force (R19,
+    R20)."""
     rng = random.Random(5)
     for _ in range(sized(200, 1000)):
         sole_suit, holder = rng.randint(0, 3), rng.randint(0, 3)
@@ -385,7 +385,7 @@ def test_r10_root_ruff_bound_fills_the_workers_memo(work):
 
 
 def test_r20_partnership_guess_from_high_cards_and_trumps():
-    # the first target of a partnership's solve (kernels.dd_batch): hcp / 2 - 4 in no
+    # the first target of a partnership's solve (kernels.dd.batch): hcp / 2 - 4 in no
     # trump, (4 hcp + 12 trumps - 88) / 11 with a trump suit, GUESS_UP above, in 1..13
     def mask(cards):
         return np.uint64(sum(1 << c for c in cards))

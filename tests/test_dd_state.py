@@ -1,16 +1,15 @@
-"""kernels.dd_state: equivalent cards, trick winner (R20), legal moves (R19), validation."""
+"""kernels.dd.state: equivalent cards, trick winner (R20), legal moves (R19), validation."""
 
 import random
 
 import numpy as np
 
-from kernels.dd_state import (
+from kernels.dd.state import (
     legal_moves,
     run_above,
     sequence_bottoms,
     suit_of,
     trick_winner,
-    validate_hands,
 )
 from kernels.jit import njit
 from tests.conftest import sized
@@ -126,11 +125,3 @@ def test_r19_must_follow_suit_if_able():
     trick[0] = 26  # diamond led: anything goes
     assert legal_moves(hand, trick, 1) == hand
     assert legal_moves(hand, trick, 0) == hand
-
-
-def test_validate_hands_codes():
-    ok = np.array([1, 2, 4, 8], np.uint64)
-    assert validate_hands(ok) == 0
-    assert validate_hands(np.array([1, 1, 4, 8], np.uint64)) == 2
-    assert validate_hands(np.array([3, 4, 8, 16], np.uint64)) == 3
-    assert validate_hands(np.array([1 << 60, 2, 4, 8], np.uint64)) == 1

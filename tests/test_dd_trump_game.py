@@ -1,4 +1,4 @@
-"""kernels.dd_trump_game: the lone declarer's trump game (R10, R18-R21).
+"""kernels.dd.trump_game: the lone declarer's trump game (R10, R18-R21).
 
 The kernel, which holds the defenders to dominant choices and memoises, agrees with an
 exhaustive minimax of the same game in plain Python; a win in the game is a trick count
@@ -11,13 +11,13 @@ from functools import cache
 
 import numpy as np
 
-from kernels.dd_bounds import guarded_behind, trump_challenge, trump_length_tricks
-from kernels.dd_trump_game import TRUMP_MEMO, new_trump_work, trump_game_wins, trump_tricks
+from kernels.dd.trump_game import TRUMP_MEMO, new_trump_work, trump_game_wins, trump_tricks
+from kernels.dd.trump_rules import guarded_behind, trump_challenge, trump_length_tricks
 from tests.conftest import sized
 from tests.reference_dd import random_ending
-from tests.test_dd_bounds import _cards as card_mask
-from tests.test_dd_bounds import _deal
 from tests.test_dd_search import brute_value
+from tests.test_dd_sure_tricks import _cards as card_mask
+from tests.test_dd_sure_tricks import _deal
 
 
 def _cards(mask):

@@ -1,11 +1,11 @@
-"""kernels.dd_tt: position classes (suit lengths + owners of the relevant top cards) and
+"""kernels.dd.tt: position classes (suit lengths + owners of the relevant top cards) and
 bound storage."""
 
 import numpy as np
 import pytest
 
 from kernels.bits import HAS_BMI2
-from kernels.dd_tt import (
+from kernels.dd.tt import (
     CHAIN_MAX,
     CLASS_WAYS,
     HEADER_ROWS,
@@ -30,9 +30,16 @@ from kernels.dd_tt import (
     new_tables,
     position_words,
     relevance_from_ks,
-    tt_lookup,
     tt_store,
 )
+
+
+def tt_lookup(classes, dist, meta, o1, o2, need=0):
+    """Best bounds over the entries matching a position: (lower, k of lower, upper, k of
+    upper, move code); (0, 0, 13, 0, 0) when none matches (`class_lookup` less its last
+    field)."""
+    return class_lookup(classes, dist, meta, o1, o2, need)[:5]
+
 
 ALL = np.uint64(0xFFFF)  # k = 15 in every suit: more than any suit holds, so every card
 U = np.uint64(0)
@@ -229,7 +236,7 @@ def test_tables_start_on_cache_lines_so_no_entry_straddles_two():
 def test_large_tables_and_memos_start_on_huge_pages():
     # a table or ruff memo of 2 MiB or more starts on a 2 MiB boundary (where Linux may
     # back it with one transparent huge page per 2 MiB); smaller ones on a cache line
-    from kernels.dd_ruff_game import new_ruff_memo
+    from kernels.dd.ruff_game import new_ruff_memo
 
     exact, classes = new_tables(8, 2)
     assert exact.ctypes.data % (1 << 21) == 0 and classes.ctypes.data % (1 << 21) == 0
@@ -310,7 +317,7 @@ def test_window_starts_small_each_generation_and_doubles_keeping_its_entries():
     for i, k in enumerate(keys):
         grows = 2 * (i + 1) >= WINDOW_MIN << growths
         if grows:
-            before = _found(exact, classes, keys[:i])
+            found_then = _found(exact, classes, keys[:i])
         exact_store(exact, k[0], k[1], np.uint64(0), np.uint64(0), 3, i % 5, 9, 0, 1)
         tt_store(classes, k[0], k[1], k[2], k[3], ALL, 3, i % 5, 9, 0, 1)
         if i == 0:
@@ -318,8 +325,8 @@ def test_window_starts_small_each_generation_and_doubles_keeping_its_entries():
         if grows:
             growths += 1
             assert _window_of(exact) == _window_of(classes) == WINDOW_MIN << growths
-            for was, now in zip(before, _found(exact, classes, keys[:i]), strict=True):
-                assert len(was - now) <= 1
+            for then, now in zip(found_then, _found(exact, classes, keys[:i]), strict=True):
+                assert len(then - now) <= 1
     # WINDOW_MIN / 2 entries doubled it, WINDOW_MIN doubled it again, 2 x WINDOW_MIN a third
     # time
     assert growths == 3 and _window_of(exact) == _window_of(classes) == 8 * WINDOW_MIN

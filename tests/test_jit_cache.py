@@ -17,6 +17,7 @@ import numpy as np
 
 import kernels
 from kernels.jit import JIT_OPTIONS, NO_REFCOUNT
+from tests.numba_env import private_numba_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,11 +31,28 @@ def test_any_kernel_source_change_changes_the_digest(tmp_path):
     copy = tmp_path / "kernels"
     shutil.copytree(ROOT / "kernels", copy, ignore=shutil.ignore_patterns("__pycache__"))
     assert kernels.source_digest(copy) == kernels.source_digest()
-    path = copy / "dd_search.py"
+    path = copy / "dd" / "search.py"
     path.write_text(path.read_text() + "\n# changed\n")
     assert kernels.source_digest(copy) != kernels.source_digest()
     (copy / "new_kernel.py").write_text("")
     path.write_text(path.read_text().replace("\n# changed\n", ""))
+    assert kernels.source_digest(copy) != kernels.source_digest()
+
+
+def test_every_solver_source_is_in_the_digest(tmp_path):
+    # the solver is a subpackage (kernels/dd/): a change to any of its files, or a file
+    # added there, must start a fresh cache like a change to a top-level kernel file
+    sources = sorted((ROOT / "kernels" / "dd").glob("*.py"))
+    assert len(sources) > 10
+    for source in sources:
+        copy = tmp_path / source.stem
+        shutil.copytree(ROOT / "kernels", copy, ignore=shutil.ignore_patterns("__pycache__"))
+        path = copy / "dd" / source.name
+        path.write_text(path.read_text() + "\n# changed\n")
+        assert kernels.source_digest(copy) != kernels.source_digest(), source.name
+    copy = tmp_path / "added"
+    shutil.copytree(ROOT / "kernels", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "dd" / "new_rule.py").write_text("")
     assert kernels.source_digest(copy) != kernels.source_digest()
 
 
@@ -79,9 +97,9 @@ def test_no_refcount_override_leaves_no_reference_counting():
 
 # the solver's kernels that allocate arrays (or call one that does) and so keep numba's
 # reference counting; every other kernel of these modules carries the override
-_SOLVER_MODULES = ("dd_state", "dd_moves", "dd_tt", "dd_bounds", "dd_trump_game",
-                   "dd_ruff_game")
-_ALLOCATING = {"validate_hands", "new_misere_work", "stack_work", "new_trump_work",
+_SOLVER_MODULES = ("dd.state", "dd.moves", "dd.tt", "dd.sure_tricks", "dd.trump_rules",
+                   "dd.misere", "dd.settle", "dd.trump_game", "dd.ruff_game")
+_ALLOCATING = {"new_misere_work", "stack_work", "new_trump_work",
                "new_ruff_work", "ruff_lower_bound"}
 
 
@@ -102,3 +120,14 @@ def test_solver_kernels_that_allocate_nothing_count_no_references():
                 if (attr in _ALLOCATING) == (nrt is False):
                     counted.append((name, attr, nrt))
     assert counted == []
+
+
+def test_a_private_numba_cache_leaves_numbas_configuration_as_it_was(tmp_path):
+    """A test that points numba at another cache folder puts numba's configuration back,
+    so later tests still compile into, and find, the folder named after the sources."""
+    before = numba.config.CACHE_DIR
+    with private_numba_cache(tmp_path):
+        assert numba.njit(lambda x: x + 1)(1) == 2  # a compile reloads the configuration
+        assert numba.config.CACHE_DIR == str(tmp_path)
+    assert numba.njit(lambda x: x + 2)(1) == 3
+    assert numba.config.CACHE_DIR == before

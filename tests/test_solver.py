@@ -300,7 +300,7 @@ def test_batch_forms_equal_single_forms():
 
 def test_batch_forms_do_not_depend_on_thread_count():
     deals = np.array([arr(d) for d in batch_deals(607, 12)])
-    before = numba.get_num_threads()
+    saved_threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
         one = analyser.dd_table(deals, 1), analyser.dd_misere_table(deals, 1)
@@ -308,7 +308,7 @@ def test_batch_forms_do_not_depend_on_thread_count():
         two = analyser.dd_table(deals, 1), analyser.dd_misere_table(deals, 1)
         both = solve_deals(deals, 1)
     finally:
-        numba.set_num_threads(before)
+        numba.set_num_threads(saved_threads)
     assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
     assert np.array_equal(one[0], both[0]) and np.array_equal(one[1], both[1])
 
@@ -355,9 +355,9 @@ def test_batch_of_zero_deals():
 
 
 def test_search_kernel_callable_from_njit():
-    from kernels.dd_ruff_game import new_ruff_memo
-    from kernels.dd_search import new_buffers, solve_value
-    from kernels.dd_tt import new_table
+    from kernels.dd.ruff_game import new_ruff_memo
+    from kernels.dd.search import new_buffers, solve_value
+    from kernels.dd.tt import new_table
 
     @njit
     def inside(hands, leader, trump, seat, exact, classes, moves, scores, rmemo):

@@ -1,6 +1,6 @@
 """The solver in bridge mode against DDS, the established bridge double-dummy solver.
 
-tests/data/dds_regression.json (made by bench/make_dds_regression.py with endplay) holds
+tests/data/dds_regression.json (made by `python -m tools.make_dds_regression` with endplay) holds
 random full deals with DDS's table: tricks[strain][declarer], strains S, H, D, C, NT and
 declarers N, E, S, W. A bridge table cell is the tricks of declarer's SIDE (declarer and
 partner) with the opening lead by declarer's left-hand opponent, which is

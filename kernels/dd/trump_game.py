@@ -40,15 +40,12 @@ An explicit stack, not recursion: numba cannot cache a self-recursive function.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
-from kernels.dd_bounds import split_bottoms
-from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
+from kernels.dd.state import SUIT_MASK, U0, U1, lowest_bit, split_bottoms
 from kernels.jit import NO_REFCOUNT, njit
 
 TRUMP_GAME_BUDGET = 4096  # nodes of one game at most
-# entries of the memo of game values that the searches of one solve share: 2^16 until the
-# twenty-second session; 2^12 takes as many game nodes (seed-777 deals 0-19, numeric) and
-# is not a fresh 512 KiB of zeroed pages for every solve (perf: the kernel clearing
-# pages was 6% of the samples)
+# entries of the memo of game values that the searches of one solve share: 2^12 takes as
+# many game nodes as 2^16 and is not a fresh 512 KiB of zeroed pages for every solve
 TRUMP_MEMO = 1 << 12
 
 # node kinds: the first two start a trick

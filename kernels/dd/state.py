@@ -14,7 +14,7 @@ nothing. Cards on the table in the current trick are still in play and separate 
 
 import numpy as np
 
-from kernels.bits import popcount, trailing_zeros
+from kernels.bits import leading_zeros, trailing_zeros
 from kernels.jit import NO_REFCOUNT, njit
 
 U0 = np.uint64(0)
@@ -40,11 +40,7 @@ def suit_of(card):
     below 341) rather than `card // 13`: numba's floor division of a signed integer
     compiles to a high multiply, shifts and a sign correction, and the search divides a
     card id by 13 at every move it tries (the small-card skip, the trick's winner, the
-    move ordering). Forty-fourth session, `python -m bench.ab` (3 rounds each): the solver
-    bench's 500 bridge jobs 0.927 and 0.972 of the time, then 0.967 with the remaining
-    divisions of the search's callees (`side_takes_trick`, `move_code`, the table's window
-    arithmetic unsigned); numeric jobs of seed-777 deals 0-39 0.959; every Boston job of
-    deals 0-39 0.986; misère of deals 0-99 0.878 (misère alone moves by up to 12%)."""
+    move ordering (numeric jobs 0.959 of the time)."""
     return (card * 79) >> 10
 
 
@@ -136,21 +132,38 @@ def lowest(mask):
     return trailing_zeros(mask)
 
 
-@njit
-def validate_hands(hands):
-    """0 if `hands` (4,) uint64 is a legal position (disjoint, equal sizes), else an error code.
+@njit(**NO_REFCOUNT)
+def top_run(mine, others):
+    """Mask of the cards of `mine` ranked above every card of `others` (one suit's masks)."""
+    if others == U0:
+        return mine
+    top_other = np.uint64(63) - np.uint64(leading_zeros(others))
+    above = ~((U1 << (top_other + U1)) - U1)
+    return mine & above
 
-    1: a hand holds bits outside the 52 cards; 2: two hands share a card; 3: unequal sizes.
-    """
-    seen = U0
-    for p in range(4):
-        if hands[p] & ~FULL_DECK:
-            return 1
-        if seen & hands[p]:
-            return 2
-        seen |= hands[p]
-    n = popcount(hands[0])
-    for p in range(1, 4):
-        if popcount(hands[p]) != n:
-            return 3
-    return 0
+
+@njit(inline="always", **NO_REFCOUNT)
+def outside(hands, side):
+    """All the cards in play of the seats not in `side` (a seat mask)."""
+    theirs = U0
+    for q in range(4):
+        if ((side >> q) & 1) == 0:
+            theirs |= hands[q]
+    return theirs
+
+
+@njit(**NO_REFCOUNT)
+def split_bottoms(cards, others):
+    """The lowest card of each run of `cards` that no card of `others` splits (every card
+    in neither counts as out of play)."""
+    return sequence_bottoms(cards, FULL_DECK & ~(cards | others))
+
+
+@njit(**NO_REFCOUNT)
+def others_of(hands, p):
+    """All cards still in play outside `p`'s hand."""
+    others = U0
+    for q in range(4):
+        if q != p:
+            others |= hands[q]
+    return others

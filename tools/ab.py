@@ -7,18 +7,18 @@ working tree, under the names `kernels_a` and `kernels_b`), each with its own ta
 ruff-game memo, and they solve the same deals one after the other, deal by deal, the
 order swapped every deal: both meet the same load within a second. Two copies of one
 version measure within about 2% of each other on numeric jobs; on misère jobs, whose
-time sits in a few heavy deals, 1.125 apart (deals 0-99, 3 rounds, thirty-fourth
-session), so a few percent there needs more deals and rounds.
+time sits in a few heavy deals, up to 1.125 apart (deals 0-99, 3 rounds), so a few
+percent there needs more deals and rounds.
 
 `--jobs bridge` solves `python -m bench solver`'s bridge jobs instead (section (a): seed
 4242, one declarer's partnership and strain per deal, opening lead on declarer's left),
 `--deals` then counting its timed jobs (0:500), each version keeping its table across
 them as the bench's worker does (`--leader` is for the Boston jobs only; `--strain S|H|D|C|NT`
 keeps only the jobs of one strain, a fifth of them). The same
-version against itself on bridge jobs 0-39, one round: 1.044 (thirty-fifth session), so
-compare 200 jobs or more.
+version against itself on bridge jobs 0-39, one round, can measure 1.044, so compare 200
+jobs or more.
 
-Usage: `python -m bench.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--strain S]
+Usage: `python -m tools.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--strain S]
 [--rounds N]`,
 where A and B are git revisions or `work` (the working tree). Prints each version's time,
 the ratio B/A, and whether every answer agreed; then, from each job's least time over the
@@ -50,27 +50,42 @@ def _copy_kernels(rev: str, name: str, dest: Path) -> None:
     out = dest / name
     out.mkdir(parents=True)
     if rev == "work":
-        sources = {p.name: p.read_text() for p in (ROOT / "kernels").glob("*.py")}
+        sources = {p.relative_to(ROOT / "kernels").as_posix(): p.read_text()
+                   for p in (ROOT / "kernels").rglob("*.py")}
     else:
         got = subprocess.run(["git", "archive", rev, "kernels"], cwd=ROOT,
                              capture_output=True)
         if got.returncode != 0:
-            raise SystemExit(f"bench: no git revision {rev!r} with a kernels/ folder here")
+            raise SystemExit(f"tools.ab: no git revision {rev!r} with a kernels/ folder here")
         raw = got.stdout
         sources = {}
         with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
             for member in tar.getmembers():
                 path = Path(member.name)
-                if member.isfile() and path.parent.name == "kernels" and path.suffix == ".py":
-                    sources[path.name] = tar.extractfile(member).read().decode()
+                if member.isfile() and path.suffix == ".py":
+                    rel = path.relative_to("kernels").as_posix()
+                    sources[rel] = tar.extractfile(member).read().decode()
     if not sources:
-        raise SystemExit(f"bench.ab: no kernels/ in revision {rev!r}")
+        raise SystemExit(f"tools.ab: no kernels/ in revision {rev!r}")
     for fname, text in sources.items():
         if fname == "__init__.py":
-            text = '"""A copy of the kernels for bench.ab."""\n'  # no cache-folder logic
+            text = '"""A copy of the kernels for tools.ab."""\n'  # no cache-folder logic
         text = re.sub(r"\bkernels\.", f"{name}.", text)
         text = re.sub(r"\bfrom kernels import\b", f"from {name} import", text)
+        (out / fname).parent.mkdir(parents=True, exist_ok=True)
         (out / fname).write_text(text)
+
+
+def solver_module(package: str, concept: str):
+    """The solver's module `concept` (batch, search, tt, ruff_game, ...) of a kernels copy
+    `package`: `package.dd.concept`, or `package.dd_concept` in a revision whose solver
+    modules sit flat in kernels/."""
+    try:
+        return importlib.import_module(f"{package}.dd.{concept}")
+    except ModuleNotFoundError as missing:
+        if missing.name not in (f"{package}.dd", f"{package}.dd.{concept}"):
+            raise
+        return importlib.import_module(f"{package}.dd_{concept}")
 
 
 STRAIN_NAMES = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": -1}
@@ -81,7 +96,7 @@ def _tasks(which: str, lo: int, hi: int, leader: int, strain: str | None = None)
     `strain` (a key of STRAIN_NAMES, bridge jobs only) the jobs of that strain alone."""
     if which == "bridge":
         from bench.bench_solver import bridge_jobs
-        from kernels.dd_batch import JOB_TRICKS
+        from kernels.dd.batch import JOB_TRICKS
 
         tasks = []
         for deal, trump, declarer in bridge_jobs(hi)[3 + lo:]:
@@ -99,9 +114,9 @@ def _tasks(which: str, lo: int, hi: int, leader: int, strain: str | None = None)
 
 
 def _jobs(which: str) -> np.ndarray:
-    """The Boston analysis's jobs of a deal (kernels.dd_batch): numeric, misère or both."""
-    from kernels.dd_batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS
-    from kernels.dd_search import DISCARD_HIGHEST
+    """The Boston analysis's jobs of a deal (kernels.dd.batch): numeric, misère or both."""
+    from kernels.dd.batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS
+    from kernels.dd.search import DISCARD_HIGHEST
 
     jobs = []
     if which in ("all", "num"):
@@ -151,7 +166,7 @@ def least_time_ratios(times_a, times_b) -> tuple:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.ab", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a", help="git revision, or `work` for the working tree")
     parser.add_argument("b", help="git revision, or `work` for the working tree")
@@ -160,14 +175,14 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     lo, hi = deal_range(parser, args.deals, args.jobs, args.strain)
 
-    tmp = Path(tempfile.mkdtemp(prefix="bench-ab-"))
+    tmp = Path(tempfile.mkdtemp(prefix="tools-ab-"))
     for rev, name in ((args.a, "kernels_a"), (args.b, "kernels_b")):
         _copy_kernels(rev, name, tmp)
     os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))
     sys.path.insert(0, str(tmp))
     tasks = _tasks(args.jobs, lo, hi, args.leader, args.strain)
-    mods = {x: tuple(importlib.import_module(f"kernels_{x}.{m}")
-                     for m in ("dd_batch", "dd_tt", "dd_ruff_game")) for x in "ab"}
+    mods = {x: tuple(solver_module(f"kernels_{x}", m) for m in ("batch", "tt", "ruff_game"))
+            for x in "ab"}
 
     def fresh(x):
         _, tt, rg = mods[x]

@@ -12,7 +12,7 @@ so no list ordering is trusted.
 
 Deals come from Python's `random.Random(seed)` shuffles, not from the project's dealer,
 so the file does not change when the dealing code does.
-Usage: .venv/bin/python bench/make_dds_regression.py [--deals 1100] [--seed 20260101]
+Usage: `python -m tools.make_dds_regression` [--deals 1100] [--seed 20260101]
 """
 
 import argparse
@@ -102,7 +102,7 @@ def main() -> int:
         "source": "DDS through endplay calc_all_tables (endplay "
                   f"{__import__('endplay').__version__})",
         "seed": args.seed,
-        "generator": "bench/make_dds_regression.py",
+        "generator": "tools/make_dds_regression.py",
         "tricks": "tricks[strain][declarer]: tricks of declarer's side (declarer and partner) "
                   "with the opening lead by declarer's left (seat declarer+1)",
         "strains": ["S", "H", "D", "C", "NT"],

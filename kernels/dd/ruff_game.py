@@ -1,10 +1,10 @@
 """How many tricks a lone declarer surely takes with its trumps and top cards: the ruff game.
 
-`solve_value` (kernels.dd_search) asks it once per solve of a numeric contract with a
+`solve_value` (kernels.dd.search) asks it once per solve of a numeric contract with a
 trump suit (R10, R18-R21), before any search (`ruff_lower_bound`), and the search asks it
 again at each trick boundary it cannot settle otherwise (`ruff_cut`): every trick the
 game proves is a trick the search need not prove. Where the trump game
-(kernels.dd_trump_game) forgets the side suits, this game keeps, for each side suit, how
+(kernels.dd.trump_game) forgets the side suits, this game keeps, for each side suit, how
 many cards every defender holds and how many of the declarer D's cards are top cards
 (above every other card of the suit still in play) or not; the trumps are kept card by
 card. So it sees what the quick bounds and the trump game cannot: a defender holding a
@@ -39,27 +39,15 @@ among them once it is played): the game's value is the same for every arrangemen
 defenders' trumps within a gap between D's trumps (the winner is chosen among a gap, and
 D's trumps compare with whole gaps), so the trumps of a gap are one choice. The game
 sees the defenders' trumps only as they interleave with D's (with each hand's count of
-them), which is what the search's stored relevance rests on (`ruff_cut`). Giving a
-trumped trick to the highest defender's trump by its exact rank made the game wrong
-with the cuts it had then: seed-777 deals 20-39 got a different `dd_table` (measured
-while this game was built).
+them), which is what the search's stored relevance rests on (`ruff_cut`). A trumped
+trick given to the highest defender's trump by its exact rank would be wrong with these
+cuts (a trump's exact rank is not in the class the relevance names).
 
-Until the twenty-eighth session the defenders chose the winner among every defender who
-had played a trump, even one below D's trump or in a lower gap, and so, after D had
-played, a defender's lowest trump and its lowest above D's were its only trump plays
-worth trying. Choosing within the highest gap, the root bounds of seed-777 deals 0-39
-(numeric) are the value in 529 solves of 640 (520 before) and the searches take 21.85
-million nodes (25.80 before). A defender's lowest trump no longer dominates its higher
-ones, nor a high one a low one: overtaking a partner's trump with a high one can keep a
-low trump that is worth more later; cut to the lowest trump and the lowest that takes or
-shares the trick, the game claimed a trick on a 4-card ending where the declarer makes
-none (`tests/test_dd_ruff_game.py`).
-
-Until the eighteenth session the defenders led any suit one of them held and the right-
-hand opponent always played before D, the two others after it, whoever led: on 3,000
-random endings of 2-5 cards that game made 1,584 of the 1,897 tricks the declarer makes
-there, this one 1,718, and the Boston analysis takes about a quarter less time with it
-(side by side, BENCHMARKS.md).
+The defenders choose a trumped trick's winner within the highest gap holding one of
+their trumps, so no defender's trump dominates another: overtaking a partner's trump
+with a high one can keep a low trump that is worth more later, and a game cut to the
+lowest trump and the lowest that takes or shares the trick claims a trick on a 4-card
+ending where the declarer makes none (`tests/test_dd_ruff_game.py`).
 
 At each trick start two quick bounds may settle the game without a search: D is sure of
 its trumps less those a higher opposing trump can beat (each opposing trump is played to
@@ -68,20 +56,17 @@ lowest first), plus, on lead, the top cards it cashes in each side suit while ev
 defender holding a trump still follows (R19), or, when its top trumps are at least as many
 as every defender's trumps (they draw them), all its trumps and top cards; and D takes at
 most its cards less the most trumps one defender holds above all of D's (each wins a
-trick of its own for the defenders, R20). On seed-777 deals 0-19 (numeric) they cut the
-games' nodes asked by the search from 155 to 82 million and the search's own from 43.1
-to 40.4 million. The memo is
-read once per trick start, on entering it; the bounds read are kept on the game's stack
-and written back with the result on leaving it (a second read missed the cache as often
-as the first: half the game's time went to the two).
+trick of its own for the defenders, R20); they halve the games' nodes. The memo is read
+once per trick start, on entering it; the bounds read are kept on the game's stack and
+written back with the result on leaving it (a second read misses the cache as often as
+the first).
 
 The game's value depends on how many trumps each defender holds between two of D's
 trumps (above its highest, below its lowest), every hand's side-suit lengths, D's top
 cards and which hand leads, and not on the order of the side suits, so its memo is keyed
-on those alone (`_canonical`, `_canonical_sides`). Keyed on every trump's owner and the
-side suits in their order, as until the twenty-second session, the games of seed-777
-deals 0-19 (numeric) took 74.8 million nodes; keyed so, 28.8 million: states reached in
-one game, or at the start of another, by other lines share their entries.
+on those alone (`_canonical`, `_canonical_sides`): states reached in one game, or at
+the start of another, by other lines share their entries (0.39 of the game nodes of a
+memo keyed on every trump's owner and the side suits in their order).
 
 An explicit stack, not recursion: numba cannot cache a self-recursive function.
 """
@@ -89,19 +74,16 @@ An explicit stack, not recursion: numba cannot cache a self-recursive function.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, prefetch_row, trailing_zeros
-from kernels.dd_bounds import split_bottoms, top_run, unbeaten_trumps
-from kernels.dd_state import SUIT_MASK, U0, U1, lowest_bit
-from kernels.dd_trump_game import highest_first, stack_work
-from kernels.dd_tt import aligned_zeros
+from kernels.dd.state import SUIT_MASK, U0, U1, lowest_bit, split_bottoms, top_run
+from kernels.dd.trump_game import highest_first, stack_work
+from kernels.dd.trump_rules import unbeaten_trumps
+from kernels.dd.tt import aligned_zeros
 from kernels.jit import NO_REFCOUNT, njit
 
 RUFF_GAME_BUDGET = 1 << 18  # nodes (plays, choices, trick starts) of one game at most
 RUFF_MEMO = 1 << 15  # entries (three words each) of the memo of one solve
-# nodes of one game asked at a node of the search (`ruff_cut`). 8,192 until the game's
-# options were reordered (e1c5976); after it, seed-777 deals 0-39 numeric: game nodes 158.5
-# -> 153.3 million, search nodes 38.51 -> 33.88 million with 2^18; all jobs, run at the
-# same time, 0.92, 0.82, 0.88, 1.08, 0.97, 0.90 of the time (2^16: 0.98, 0.98, 0.93; 2^20:
-# 1.04, 0.99)
+# nodes of one game asked at a node of the search (`ruff_cut`; against 8,192, numeric
+# jobs about 0.9 of the time, 2^16 and 2^20 no better)
 RUFF_CUT_BUDGET = 1 << 18
 RUFF_CUT_MEMO = 1 << 19  # entries of a worker's memo for those games (12 MiB)
 
@@ -180,7 +162,7 @@ def _d_cards(t0, ln):
 @njit(**NO_REFCOUNT)
 def _sure(t0, t1, t2, t3, ln, d_leads):
     """Tricks D is sure of in the game: each defender's trump beats at most one of D's
-    (kernels.dd_bounds.unbeaten_trumps); on lead, D first cashes in each side suit its top
+    (kernels.dd.trump_rules.unbeaten_trumps); on lead, D first cashes in each side suit its top
     cards while every defender holding a trump still follows, or, when its top trumps
     are at least as many as every defender's trumps, all its trumps and top cards."""
     theirs = t1 | t2 | t3
@@ -236,7 +218,7 @@ def _memo_get(memo, s, w1, w2):
 
 @njit(**NO_REFCOUNT)
 def _memo_put(memo, s, w1, w2, proven, refuted):
-    u = np.uint64(s)  # unsigned: no wraparound test (kernels.dd_tt)
+    u = np.uint64(s)  # unsigned: no wraparound test (kernels.dd.tt)
     memo[u, 0] = w1
     memo[u, 1] = w2
     memo[u, 2] = np.uint64(proven) | (np.uint64(refuted) << np.uint64(8))
@@ -428,10 +410,8 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
             out[0] = _FOLLOW
             return 1
         if led != _TRUMP or m == U0:
-            # a discard before a ruff (the option orders here and below: seed-777 deals
-            # 0-39, numeric, game nodes 192.4 -> 158.5 million, search nodes 38.44 ->
-            # 38.51 million; all jobs 15.85, 16.16, 15.52 -> 14.21, 13.98, 14.75 s run at
-            # the same time)
+            # a discard before a ruff (the option orders here and below: 0.82 of the
+            # game nodes, e1c5976)
             for j in range(3):
                 if j != led and _len(ln, role, j) > 0:
                     out[n] = j
@@ -496,8 +476,168 @@ def _options(kd, role, led, ldr, dcard, hir, t0, t1, t2, t3, ln, hi, out):
 
 @njit
 def new_ruff_work():
-    """Scratch arrays for `ruff_game_wins` (kernels.dd_trump_game.stack_work)."""
+    """Scratch arrays for `ruff_game_wins` (kernels.dd.trump_game.stack_work)."""
     return stack_work(8, 13, _MAXLV, _MAXOPT)
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _start_value(t0, t1, t2, t3, ln, ldr, need, memo):
+    """(value, memo key words, memo bounds) of a trick start where D still needs `need`
+    tricks: 1 or 0 when its cards, its sure tricks or the memo's bounds settle it, else
+    -1 (the key and the bounds read are kept for the store on leaving the node; an upper
+    bound of -1: the memo was not read)."""
+    if need <= 0:
+        return 1, U0, U0, 0, -1
+    if _d_cards(t0, ln) - _beyond(t0, t1, t2, t3) < need:
+        return 0, U0, U0, 0, -1
+    if _sure(t0, t1, t2, t3, ln, ldr == 0) >= need:
+        return 1, U0, U0, 0, -1
+    w1 = _w1(t0, t1, t2, t3, ldr)
+    w2 = _canonical_sides(ln)
+    lo, up = _memo_get(memo, _slot(memo, w1, w2), w1, w2)
+    if need <= lo:
+        return 1, w1, w2, lo, up
+    if need >= up:
+        return 0, w1, w2, lo, up
+    return -1, w1, w2, lo, up
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _play(kd, o, who, x0, x1, x2, x3, xln, xhi, xhir, xled, xldr, xd, xfol, xtpl):
+    """Play option `o` of a node of kind `kd` (`who` the role to play at a defender's
+    play), then every play with no choice after it: a defender holding the side suit led
+    follows it (R19); D holding only top cards of it, or only others, plays one of those.
+    Returns the state after (trumps by role, side-suit word, highest trump of the trick
+    and its role, suit led, leader, D's card, roles that followed, roles that trumped),
+    the trick's winner role (-1: the trick goes on; -2: the defenders choose among
+    `choice`), `choice` and the role to play next (-1: the trick is complete)."""
+    won = -1
+    choice = 0
+    nxt = -1
+    pk = kd  # the kind of node whose option `o` is played
+    while True:
+        if pk == _DEF:
+            who = xldr
+            xd = _NOCARD
+            if o >= 16:
+                b = U1 << np.uint64(o - 16)
+                x1, x2, x3 = _played(x1, x2, x3, who, b)
+                xled = _TRUMP
+                xhi = b
+                xhir = who
+                xtpl = 1 << who
+            else:
+                xled = o
+                xln = _dec(xln, (who - 1) * 12 + o * 4)
+                xfol = 1 << who
+        elif pk == _DLEAD:
+            who = 0
+            if o >= 40:
+                xled = o - 40
+                xln = _dec(xln, 36 + xled * 4)
+                xd = _TOP
+            elif o >= 32:
+                xled = o - 32
+                xln = _dec(xln, 48 + xled * 4)
+                xd = _LOW
+            else:
+                xled = _TRUMP
+                xhi = U1 << np.uint64(o - 16)
+                x0 ^= xhi
+                xhir = 0
+                xd = o
+        elif pk == _PLAY:
+            if o == _FOLLOW:
+                xln = _dec(xln, (who - 1) * 12 + xled * 4)
+                xfol |= 1 << who
+            elif o >= 16:
+                b = U1 << np.uint64(o - 16)
+                x1, x2, x3 = _played(x1, x2, x3, who, b)
+                # the defenders who may take the trick: those whose trumps share
+                # the highest one's gap between D's trumps
+                joins = xhir > 0 and _same_gap(b, xhi, _seps(x0, xd))
+                if b > xhi:
+                    xtpl = (xtpl | (1 << who)) if joins else (1 << who)
+                    xhi = b
+                    xhir = who
+                elif joins:
+                    xtpl |= 1 << who
+            else:
+                xln = _dec(xln, (who - 1) * 12 + o * 4)
+        elif pk == _DPLAY:
+            who = 0
+            if o == _DTOP:
+                xln = _dec(xln, 36 + xled * 4)
+                xd = _TOP
+            elif o == _DLOW:
+                xln = _dec(xln, 48 + xled * 4)
+                xd = _LOW
+            elif o >= 48:
+                j = o - 48
+                xln = _dec(xln, (48 if _dlow(xln, j) > 0 else 36) + j * 4)
+                xd = _OTHER
+            else:
+                b = U1 << np.uint64(o - 16)
+                x0 ^= b
+                if b > xhi:
+                    xhi = b
+                    xhir = 0
+                xd = o
+        else:  # _OUT
+            won = o
+            break
+        nxt = _after(who)
+        if nxt == xldr:
+            nxt = -1
+            # the trick is complete (R20): the highest trump; else D's top card of the
+            # suit led; else one of those who followed it (the ranks are forgotten),
+            # D too when it followed with a lower card: the defenders choose
+            if xhi != U0:
+                if xhir == 0:
+                    won = 0
+                else:
+                    choice = xtpl  # ranks within a gap between D's trumps are theirs
+            elif xd == _TOP:
+                won = 0
+            else:
+                choice = xfol | (1 if xd == _LOW else 0)
+            if won < 0:
+                if (choice & (choice - 1)) == 0:
+                    won = trailing_zeros(np.uint64(choice))
+                else:
+                    won = -2
+            break
+        if xled == _TRUMP:
+            break
+        if nxt == 0:
+            top_n = _dtop(xln, xled)
+            low_n = _dlow(xln, xled)
+            if (top_n > 0) == (low_n > 0):
+                break
+            pk = _DPLAY
+            o = _DTOP if top_n > 0 else _DLOW
+        else:
+            if _len(xln, nxt, xled) == 0:
+                break
+            pk = _PLAY
+            who = nxt
+            o = _FOLLOW
+    return (x0, x1, x2, x3, xln, xhi, xhir, xled, xldr, xd, xfol, xtpl, won, choice, nxt)
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _prefetch_choices(memo, x0, x1, x2, x3, xln, choice):
+    """Request the memo lines of the trick starts the defenders may choose among
+    (`choice`), so that the reads overlap. A trick start's memo read is the game's
+    costliest instruction (43% of its samples, a miss in the cache), and more than half
+    the reads follow such a choice (all jobs about 0.93 of the time). Requesting also the
+    lines after the last card of a trick (computing every option's trick start) costs
+    more than it saves."""
+    nl = _canonical_sides(_normalise(xln))
+    w0 = _w1(x0, x1, x2, x3, 0)
+    for r in range(4):
+        if (choice >> r) & 1:
+            prefetch_row(memo, _slot(memo, w0 | (np.uint64(r) << np.uint64(52)), nl))
 
 
 @njit(**NO_REFCOUNT)
@@ -507,8 +647,7 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
     nodes (plays with a choice, the defenders' choices of a trick's winner, and trick
     starts; a play with no choice, a defender following the side suit led or D holding
     only top cards of it or only others, is made with the play before it: a fifth of the
-    game's nodes on seed-777 deals 0-19, numeric, and 1.7% of their time, measured in one
-    process solving deal by deal in turn). Trumps by role (t0 D, t1 A, t2 L, t3 P) in
+    game's nodes). Trumps by role (t0 D, t1 A, t2 L, t3 P) in
     bits 0..12; `ln` packs the defenders' side-suit lengths (4 bits per role 1..3 and side
     suit, from bit 0), D's top cards (from bit 36) and other cards (from bit 48) of each
     side suit; `lead` is the role on lead. Trick-start values are kept in `memo` ((size,
@@ -545,30 +684,16 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
                 return -1
             mup[lv] = -1
             if start:
-                need = k - wins[lv]
-                if need <= 0:
-                    res = 1
-                    mode = _RETURN
-                elif _d_cards(a0[lv], aln[lv]) - _beyond(a0[lv], a1[lv], a2[lv], a3[lv]) < need:
-                    res = 0
-                    mode = _RETURN
-                elif _sure(a0[lv], a1[lv], a2[lv], a3[lv], aln[lv], ldr[lv] == 0) >= need:
-                    res = 1
-                    mode = _RETURN
-                else:
-                    w1 = _w1(a0[lv], a1[lv], a2[lv], a3[lv], ldr[lv])
-                    w2 = _canonical_sides(aln[lv])
+                val, w1, w2, lo, up = _start_value(a0[lv], a1[lv], a2[lv], a3[lv], aln[lv],
+                                                   ldr[lv], k - wins[lv], memo)
+                if up >= 0:
                     key[lv] = w1
                     key2[lv] = w2
-                    lo, up = _memo_get(memo, _slot(memo, w1, w2), w1, w2)
                     mlo[lv] = lo
                     mup[lv] = up
-                    if need <= lo:
-                        res = 1
-                        mode = _RETURN
-                    elif need >= up:
-                        res = 0
-                        mode = _RETURN
+                if val >= 0:
+                    res = val
+                    mode = _RETURN
             if mode == _NEXT:
                 nopt[lv] = _options(kd, role[lv], led[lv], ldr[lv], dcard[lv], hir[lv],
                                     a0[lv], a1[lv], a2[lv], a3[lv], aln[lv], ahi[lv],
@@ -607,126 +732,14 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
         xln, xhi, xhir = aln[lv], ahi[lv], hir[lv]
         xled, xldr, xd = led[lv], ldr[lv], dcard[lv]
         xfol, xtpl = fol[lv], tpl[lv]
-        won = -1  # the trick's winner role, or -2: the defenders choose among `choice`
-        choice = 0
-        nxt = -1
         if start:  # a new trick: nothing played to it yet
             xhi = U0
             xhir = -1
             xfol = 0
             xtpl = 0
-        pk = kd  # the kind of node whose option `o` is played
-        who = role[lv] if kd == _PLAY else 0  # the role that plays it
-        while True:
-            if pk == _DEF:
-                who = xldr
-                xd = _NOCARD
-                if o >= 16:
-                    b = U1 << np.uint64(o - 16)
-                    x1, x2, x3 = _played(x1, x2, x3, who, b)
-                    xled = _TRUMP
-                    xhi = b
-                    xhir = who
-                    xtpl = 1 << who
-                else:
-                    xled = o
-                    xln = _dec(xln, (who - 1) * 12 + o * 4)
-                    xfol = 1 << who
-            elif pk == _DLEAD:
-                who = 0
-                if o >= 40:
-                    xled = o - 40
-                    xln = _dec(xln, 36 + xled * 4)
-                    xd = _TOP
-                elif o >= 32:
-                    xled = o - 32
-                    xln = _dec(xln, 48 + xled * 4)
-                    xd = _LOW
-                else:
-                    xled = _TRUMP
-                    xhi = U1 << np.uint64(o - 16)
-                    x0 ^= xhi
-                    xhir = 0
-                    xd = o
-            elif pk == _PLAY:
-                if o == _FOLLOW:
-                    xln = _dec(xln, (who - 1) * 12 + xled * 4)
-                    xfol |= 1 << who
-                elif o >= 16:
-                    b = U1 << np.uint64(o - 16)
-                    x1, x2, x3 = _played(x1, x2, x3, who, b)
-                    # the defenders who may take the trick: those whose trumps share
-                    # the highest one's gap between D's trumps
-                    joins = xhir > 0 and _same_gap(b, xhi, _seps(x0, xd))
-                    if b > xhi:
-                        xtpl = (xtpl | (1 << who)) if joins else (1 << who)
-                        xhi = b
-                        xhir = who
-                    elif joins:
-                        xtpl |= 1 << who
-                else:
-                    xln = _dec(xln, (who - 1) * 12 + o * 4)
-            elif pk == _DPLAY:
-                who = 0
-                if o == _DTOP:
-                    xln = _dec(xln, 36 + xled * 4)
-                    xd = _TOP
-                elif o == _DLOW:
-                    xln = _dec(xln, 48 + xled * 4)
-                    xd = _LOW
-                elif o >= 48:
-                    j = o - 48
-                    xln = _dec(xln, (48 if _dlow(xln, j) > 0 else 36) + j * 4)
-                    xd = _OTHER
-                else:
-                    b = U1 << np.uint64(o - 16)
-                    x0 ^= b
-                    if b > xhi:
-                        xhi = b
-                        xhir = 0
-                    xd = o
-            else:  # _OUT
-                won = o
-                break
-            nxt = _after(who)
-            if nxt == xldr:
-                nxt = -1
-                # the trick is complete (R20): the highest trump; else D's top card of the
-                # suit led; else one of those who followed it (the ranks are forgotten),
-                # D too when it followed with a lower card: the defenders choose
-                if xhi != U0:
-                    if xhir == 0:
-                        won = 0
-                    else:
-                        choice = xtpl  # ranks within a gap between D's trumps are theirs
-                elif xd == _TOP:
-                    won = 0
-                else:
-                    choice = xfol | (1 if xd == _LOW else 0)
-                if won < 0:
-                    if (choice & (choice - 1)) == 0:
-                        won = trailing_zeros(np.uint64(choice))
-                    else:
-                        won = -2
-                break
-            # a play with no choice is made at once, not as a node of its own: a
-            # defender holding the side suit led follows it (R19); D holding only top
-            # cards of it, or only others, plays one of those
-            if xled == _TRUMP:
-                break
-            if nxt == 0:
-                top_n = _dtop(xln, xled)
-                low_n = _dlow(xln, xled)
-                if (top_n > 0) == (low_n > 0):
-                    break
-                pk = _DPLAY
-                o = _DTOP if top_n > 0 else _DLOW
-            else:
-                if _len(xln, nxt, xled) == 0:
-                    break
-                pk = _PLAY
-                who = nxt
-                o = _FOLLOW
+        (x0, x1, x2, x3, xln, xhi, xhir, xled, xldr, xd, xfol, xtpl, won, choice,
+         nxt) = _play(kd, o, role[lv] if kd == _PLAY else 0, x0, x1, x2, x3, xln, xhi, xhir,
+                      xled, xldr, xd, xfol, xtpl)
         a0[c], a1[c], a2[c], a3[c] = x0, x1, x2, x3
         aln[c] = xln
         ahi[c] = xhi
@@ -740,20 +753,7 @@ def ruff_game_wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
         if won == -2:
             kind[c] = _OUT
             role[c] = choice
-            # the trick starts the defenders may choose: their memo lines requested
-            # together now, so that the reads overlap. A trick start's memo read is the
-            # game's costliest instruction (43% of its samples, a miss in the cache), and
-            # 10.2 of the 18.2 million reads on seed-777 deals 0-19 (numeric) follow such
-            # a choice; all jobs of deals 0-39 took 15.46, 14.34, 15.00 -> 13.41, 13.94,
-            # 14.61 s side by side, 18.84, 17.75, 16.92 -> 15.57, 16.22, 15.05 s run at
-            # the same time. Requesting also the lines after the last card of a trick
-            # (computing every option's trick start) was slower: 8.3-9.1 -> 10.4-10.9 s
-            # on deals 0-19 numeric
-            nl = _canonical_sides(_normalise(xln))
-            w0 = _w1(x0, x1, x2, x3, 0)
-            for r in range(4):
-                if (choice >> r) & 1:
-                    prefetch_row(memo, _slot(memo, w0 | (np.uint64(r) << np.uint64(52)), nl))
+            _prefetch_choices(memo, x0, x1, x2, x3, xln, choice)
         elif won >= 0:
             if won == 0:
                 wins[c] += 1
@@ -839,19 +839,10 @@ def _wins(t0, t1, t2, t3, ln, lead, k, budget, memo, work):
 
 
 @njit(**NO_REFCOUNT)
-def ruff_tricks(hands, leader, trump, d, k, budget, memo, work):
-    """Whether the lone declarer `d` surely makes `k` of the tricks left, by the ruff game
-    above (`ruff_game_wins` within `budget` nodes, values memoised in `memo`, which may
-    serve every question about one deal and trump; `work`: `new_ruff_work()`)."""
-    t0, t1, t2, t3, ln = _start(hands, trump, d)
-    return _wins(t0, t1, t2, t3, ln, _role(d, leader), k, budget, memo, work)
-
-
-@njit(**NO_REFCOUNT)
 def ruff_cut(hands, leader, trump, d, k, memo, work):
     """(bool, relevance): whether the lone declarer `d` surely makes `k` of the tricks
     left by the ruff game (within `RUFF_CUT_BUDGET` nodes), for a trick-boundary node of
-    the search, with the cards the answer rests on (kernels.dd_tt): D's lowest trump (the
+    the search, with the cards the answer rests on (kernels.dd.tt): D's lowest trump (the
     game sees only how the trumps interleave with D's; lower ones are told apart by their
     hands' lengths alone) and, in each side suit where D holds top cards, its lowest top
     card, so that D holds at least as many top cards in every position of the class (more
@@ -891,7 +882,7 @@ def ruff_lower_bound(hands, leader, trump, d, lo, hi, memo):
 
 
 def new_ruff_memo(entries=RUFF_MEMO):
-    """An empty memo for `ruff_tricks` or `ruff_cut` (`entries` a power of two)."""
+    """An empty memo for `ruff_cut` or `ruff_lower_bound` (`entries` a power of two)."""
     if entries < 2 or entries & (entries - 1):
         raise ValueError(f"memo entries must be a power of two >= 2, not {entries}")
     return aligned_zeros((entries, 3))

@@ -1,14 +1,14 @@
 """Where the solver's time goes, by function and by instruction: perf with a map of numba's code.
 
 perf cannot name the functions numba compiles in memory: it shows bare addresses. This
-runs `bench.ab`'s jobs (the Boston analysis's numeric contracts, misères or both on
+runs `tools.ab`'s jobs (the Boston analysis's numeric contracts, misères or both on
 seed-777 deals, or the solver bench's bridge jobs) in a child process under `perf record`.
 The child compiles the kernels from an empty numba cache, because a library loaded from
 the cache has no module whose functions can be listed. It then writes the perf map
 `/tmp/perf-PID.map` (each compiled function's address, from
 `library.get_pointer_to_function`, its size up to the next one) and a copy of the machine
 code of the functions named by `--function` (default the search's loop,
-`dd_search._search`). After that it solves the jobs.
+`search._search`). After that it solves the jobs.
 
 The parent then reads the samples (`perf script`) and prints:
 - each kernel function's share of the kernels' samples;
@@ -27,11 +27,10 @@ callee's line numbers: beside each line of the function's own file the report al
 the lines of that number in such callees (`or FILE:LINE`), and a text that does not fit is
 one of those.
 
-Usage: `python -m bench.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
+Usage: `python -m tools.perfmap [--deals LO:HI] [--jobs num|mis|all|bridge]
 [--leader SEAT] [--strain S|H|D|C|NT] [--function MODULE.NAME ...] [--lines] [--out DIR]`.
 It needs `perf` (and `objdump` for the instructions, `readelf` for `--lines`) and leaves
-perf.data and the code copy in DIR (default out/perfmap). The thirty-seventh session's
-profile (BENCHMARKS.md) came from the same steps, run by hand.
+perf.data and the code copy in DIR (default out/perfmap).
 """
 
 import argparse
@@ -46,10 +45,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.ab import ROOT, _tasks, deal_range, job_options
-from bench.nodes import count
+from tools.ab import ROOT, _tasks, deal_range, job_options
+from tools.nodes import count
 
-HOT = "dd_search._search"  # the default function whose instructions are counted
+HOT = "search._search"  # the default function whose instructions are counted
 
 
 def _compiled_libraries(dispatchers):
@@ -90,18 +89,19 @@ def perf_map_entries(dispatchers) -> list:
 
 
 def short_name(symbol: str) -> str:
-    """`module.function` of a numba symbol (`_ZN7kernels9dd_search7_search...`); the
-    symbol itself when it is not one."""
+    """`module.function` of a numba symbol (`_ZN7kernels2dd6search7_search...`: the
+    solver's modules are named without their package); the symbol itself when it is not
+    one."""
     if not symbol.startswith("_ZN"):
         return symbol
     s = symbol[3:]
     parts = []
-    while s and s[0].isdigit() and len(parts) < 4:
+    while s and s[0].isdigit() and len(parts) < 5:
         m = re.match(r"\d+", s)
         n = int(m.group())
         parts.append(s[m.end():m.end() + n])
         s = s[m.end() + n:]
-    parts = [p for p in parts if p not in ("cpython", "kernels")]
+    parts = [p for p in parts if p not in ("cpython", "kernels", "dd")]
     return ".".join(parts[:2]) if parts else symbol
 
 
@@ -112,8 +112,8 @@ def _kernel_dispatchers():
     import kernels
 
     out = []
-    for info in pkgutil.iter_modules(kernels.__path__):
-        mod = importlib.import_module(f"kernels.{info.name}")
+    for info in pkgutil.walk_packages(kernels.__path__, "kernels."):
+        mod = importlib.import_module(info.name)
         out.extend(f for f in vars(mod).values() if hasattr(f, "overloads"))
     return out
 
@@ -190,12 +190,12 @@ def by_line(samples: dict, rows: list) -> collections.Counter:
 
 def child(args, lo: int, hi: int) -> int:
     """Compile, write the map and the code copy, then solve the jobs (under perf) as
-    `bench.nodes` does (`count`: one table and ruff memo across the deals)."""
+    `tools.nodes` does (`count`: one table and ruff memo across the deals)."""
     if args.lines:
         line_tables_only()
-    from kernels import dd_batch, dd_ruff_game, dd_search, dd_tt
+    from kernels.dd import batch, ruff_game, search, tt
 
-    mods = (dd_batch, dd_search, dd_tt, dd_ruff_game)
+    mods = (batch, search, tt, ruff_game)
     tasks = _tasks(args.jobs, lo, hi, args.leader, args.strain)
     count(mods, tasks[:1])  # compiles
     dispatchers = _kernel_dispatchers()
@@ -232,7 +232,7 @@ def report(out: Path, functions=(HOT,)) -> str:
             ips[int(parts[0], 16)] += 1
     total = sum(funcs.values())
     if total == 0:
-        return "bench.perfmap: no samples in the kernels (was perf allowed to sample?)"
+        return "tools.perfmap: no samples in the kernels (is perf allowed to sample?)"
     lines = [f"{total:,} samples in the kernels; share by function:"]
     lines += [f"  {n / total:6.1%}  {name}" for name, n in funcs.most_common(20)]
     objdump = shutil.which("objdump")
@@ -277,7 +277,7 @@ def _line_report(function: str, here: dict, offsets: list, obj: Path, sym: Path)
         return [f"{function}: no line table in its object code"]
     own = function.split(".")[0] + ".py"
     spans = inlined_spans(ROOT / "kernels")
-    texts = {p.name: p.read_text().splitlines() for p in (ROOT / "kernels").glob("*.py")}
+    texts = {p.name: p.read_text().splitlines() for p in (ROOT / "kernels").rglob("*.py")}
     out = [f"{function}: samples by source line (a callee numba inlines itself, "
            f'inline="always", has its lines under {own}: each such line also names the '
            "callees whose lines hold that number, `or ...`):"]
@@ -294,12 +294,13 @@ def _line_report(function: str, here: dict, offsets: list, obj: Path, sym: Path)
 
 
 def inlined_spans(folder: Path) -> list:
-    """(file name, function, first line, last line) of every function in `folder`'s
-    modules that numba inlines itself (decorated with `inline="always"`)."""
+    """(file name, function, first line, last line) of every function in the modules
+    under `folder` (subpackages included; file names are unique there) that numba inlines
+    itself (decorated with `inline="always"`)."""
     import ast
 
     spans = []
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.FunctionDef):
                 continue
@@ -312,7 +313,7 @@ def inlined_spans(folder: Path) -> list:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.perfmap", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.perfmap", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     job_options(parser)
     parser.add_argument("--out", default=str(ROOT / "out" / "perfmap"),
@@ -340,9 +341,9 @@ def main(argv=None) -> int:
     for old in [*out.glob("*.bin"), *out.glob("*.o"), *out.glob("*.sym")]:
         if re.fullmatch(r"\w+\.\w+_[0-9a-f]+\.(bin|o|sym)", old.name):  # code copies only
             old.unlink()
-    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="bench-perfmap-"))
+    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="tools-perfmap-"))
     cmd = [perf, "record", "-q", "-F", "2000", "-o", str(out / "perf.data"), sys.executable,
-           "-m", "bench.perfmap", "--child", "--deals", args.deals, "--jobs", args.jobs,
+           "-m", "tools.perfmap", "--child", "--deals", args.deals, "--jobs", args.jobs,
            "--leader", str(args.leader), "--out", str(out)]
     cmd += [a for f in args.function for a in ("--function", f)]
     cmd += ["--strain", args.strain] if args.strain else []
@@ -351,7 +352,7 @@ def main(argv=None) -> int:
           flush=True)
     done = subprocess.run(cmd, cwd=ROOT, env=env)
     if done.returncode != 0:
-        print(f"bench.perfmap: perf record failed (exit {done.returncode})", file=sys.stderr)
+        print(f"tools.perfmap: perf record failed (exit {done.returncode})", file=sys.stderr)
         return 1
     print(report(out, args.function))
     return 0

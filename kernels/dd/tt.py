@@ -2,7 +2,7 @@
 
 Positions are stored at trick boundaries. A stored result is a property of a whole class
 of positions (partition search, Ginsberg 1996; DDS's "winning ranks"): while solving a
-position the search records which cards decided a trick *by rank* (kernels.dd_search),
+position the search records which cards decided a trick *by rank* (kernels.dd.search),
 and, per suit, only the cards from the top down to the lowest such card must be owned by
 the same hands for the result to carry over. Below that threshold only how many cards of
 the suit each hand holds matters. So an entry holds
@@ -28,12 +28,10 @@ The table has two halves of equal size, probed in turn:
 - the *class* half: entries keyed as above, (dist, meta with the k nibbles, owners of the
   top-k cards of suits 0-1, of suits 2-3).
 The class half alone is not enough: all classes of one (dist, leader, trump, masks) share
-one bucket, and on deep searches they evicted each other (up to 90x slower on 10-card
-endings than the exact table alone, measured during development).
+one bucket and, on deep searches, would evict each other.
 
 Layout: two arrays of 32-byte entries, (size, 4) uint64 each, starting on a cache line,
-so that an entry, its key and its bounds, is one memory access (a probe used to read its
-bounds from a second array: a second cache miss after the key's):
+so that an entry, its key and its bounds, is one memory access:
 - `exact`: two key words, the k nibbles of the lower bound and (bits 16..31) of the upper
   bound, and the data word;
 - `classes`: dist, the owner words of suits 0-1 and 2-3 (masked to the top-k cards), and
@@ -42,95 +40,40 @@ The data word: the lower bound in bits 0..3, the upper bound in 4..7, its cost (
 length of the number of nodes the search spent on it, `depth` in the code) in 8..14, the
 best lead in 15..22 (`move_code`: 0 for none, else 0x80 | suit << 4 | relative rank),
 the class key's meta in 23..35 and k nibbles in 36..51, and the generation (modulo
-4096) in 52..63. The best lead is only a hint for move ordering. Buckets hold `WAYS` (4)
-consecutive entries in the exact half, `CLASS_WAYS` (2) in the class half: every class of
-one (dist, meta) has one bucket and, past it, a run in the pool (below). Before the runs a
-bucket was all a key had, and a bucket probed held on average 5.9 entries of the
-position's (dist, meta) with 8 ways, so classes crowded each other out (numeric solves of
-seed-777 deals 0-7: 53.9, 46.9, 41.8, 38.2 and 35.7 million nodes with 8, 16, 32, 64 and
-128 ways). A store replaces an empty entry
-first, then one of an older generation, else the one that cost least to find (cheapest
-to recompute; by node count rather than by tricks left: seed-777 deals 0-19, all jobs,
-73.5 -> 63.1 s and 56.8 -> 54.8 s side by side). Exact buckets of 4 ways rather than 8
-(fifty-eighth session; a miss reads two lines, not four), `python -m bench.ab`, 3 rounds
-(all rounds summed / each job's least time / the median job): the solver bench's bridge
-jobs 0.974 / 0.976 / 0.976, every Boston job of seed-777 deals 0-39 0.995 / 0.987 /
-1.002, misère of deals 0-99 0.988 / 0.980 / 0.999; 2 ways against 4, bridge 0.991 /
-0.994 / 0.995 (within the noise; 4 kept).
+4096) in 52..63. The best lead is only a hint for move ordering.
 
-A key whose bucket holds only entries of the current generation *chains* (every search,
-misère's too since the fifty-eighth session): its further classes go into a run
-of consecutive rows in the class half's upper half, the *pool*, reached through a
-pointer entry in the bucket (keyed like the key's classes, its lower bound field 15,
-which no bound has; the run's start and its capacity and count in the owner words). A
-run starts at CHAIN_MIN entries (with the bucket way its pointer replaced, if it was the
-key's), moves into one twice as long when full, up to CHAIN_MAX, then replaces its
-cheapest entry. The pool is filled from its start in each generation (a new deal), so
-only a pointer of the current generation is followed. A lookup scans the key's bucket,
-then its run: the run holds the key's classes alone, so a heavy key's lookups no longer
-read other keys' entries. DDS keeps a list per suit-length pattern (up to 125 entries).
-So a class bucket need hold little: with runs, buckets of 16, 8, 4, 2 and 1 ways took
-93.77, 93.84, 93.86, 93.91 and 94.80 M nodes on the solver bench's 500 bridge jobs, and
-`python -m bench.ab` (3 rounds; all rounds summed / each job's least time / the median
-job) put 8 ways at 0.988 / 0.991 / 0.987 of 16's time, 4 at
-0.971 / 0.986 / 0.989 of 8's, 2 at 0.989 / 0.988 / 0.990 of 4's and 1 at 1.000 / 0.999 /
-1.001 of 2's: a lookup or a store reads a line or two of the bucket, where 16 ways were
-eight lines, and then the key's own entries. Misère chaining too (2 ways against 16 ways
-without runs): misère of seed-777 deals 0-99 0.817 / 0.907 / 0.976, deals 100-199 0.965
-/ 0.978 / 0.987. Fifty-eighth session, 2 ways with misère chaining against 16 with it
-not: bridge 0.970 / 0.966 / 0.974, every Boston job of seed-777 deals 0-39 0.975 / 0.982
-/ 0.985.
+Buckets hold `WAYS` (4) consecutive entries in the exact half (a miss reads two cache
+lines; against 8 ways, bridge 0.976 of the time, d23d777), `CLASS_WAYS` (2) in the class
+half. A store replaces an empty entry first, then one of an older generation, else the
+one that cost least to find (the cheapest to recompute).
 
-Until the fifty-seventh session a full bucket *spilled* instead: a new class went into the
-first of the next 15 buckets (wrapping in the window) with room, and a spill byte per
-bucket said how far its keys reached, so lookups scanned those buckets, other keys'
-entries with them (30.6 entries read a lookup for 10.2 of the position's suit lengths,
-bridge jobs 0-99). Forty-second session, on the solver bench's 500 bridge jobs: 150.56
-M nodes with 32 ways and no spill; 139.24, 131.98, 128.01 M with 32 ways spilling 1, 3,
-7 buckets (plain buckets of 64, 128 and 512 ways: 138.69, 131.48, 125.56 M, but every
-probe scanned them whole: 64 ways took 0.980 of the time, 8-bit tags per way read first
-0.978, the matching entries being scattered over the bucket); 32 ways spilling 7
-against no spill, bridge 0.938-0.939 of the time, numeric jobs of seed-777 deals 0-99
-0.873-0.887; then 16 ways spilling 15, bridge 0.937 of 32 x 7. Misère held ~100 classes
-of a (dist, meta) with ~3 distinct k patterns, so with spills its lookups compared ~97
-entries each: 1.076 of the time for 0.885 of the nodes (32 x 7); without spills, 16
-ways: misère nodes 1.035 of 32 ways', time 0.973. Runs against those spills (fifty-
-seventh session, `python -m bench.ab`, 3 rounds; all rounds summed / each job's least
-time / the median job): the solver bench's 500 bridge jobs 0.972 / 0.966 / 1.003 (a
-first form 0.966 / 0.962 / 1.005 and 0.967 / 0.961 / 1.003), nodes 93.769 against
-94.401 M, answers the same; every Boston job of seed-777 deals 0-39 0.988 / 0.988 /
-0.996 (the first form 0.968 / 0.956 / 0.984); without the spill bytes' scans, bridge
-0.958 / 0.959 / 1.003. The heavy searches gain: their keys
-outgrew a bucket, and their lookups read the spilled buckets' other keys.
+A class key whose bucket holds only entries of the current generation *chains*: its
+further classes go into a run of consecutive rows in the class half's upper half, the
+*pool*, reached through a pointer entry in the bucket (keyed like the key's classes, its
+lower bound field 15, which no bound has; the run's start and its capacity and count in
+the owner words). A run starts at CHAIN_MIN entries (with the bucket way its pointer
+replaced, if it was the key's), moves into one twice as long when full, up to CHAIN_MAX,
+then replaces its cheapest entry. The pool is filled from its start in each generation
+(a new deal), so only a pointer of the current generation is followed. A lookup scans the
+key's bucket, then its run: the run holds the key's classes alone, so a heavy key's
+lookups read no other key's entries (DDS keeps a list per suit-length pattern). A bucket
+therefore need hold little: a lookup or a store reads a line of it and then the key's own
+entries (runs against spilling into the next buckets: bridge 0.958 of the time, 39b9791).
 
 Each half is used through a *window*, its first `window` entries (the bucket count a key
 is hashed into; the header after the buckets holds it, `new_tables`). A store under a new
-generation (a new deal, kernels.dd_batch) sets it back to WINDOW_MIN entries, and once
+generation (a new deal, kernels.dd.batch) sets it back to WINDOW_MIN entries, and once
 the entries placed in the generation reach half the window, it doubles, up to the whole
 half (half of it in the class half, whose upper half is the pool of runs: `_most`), each
-entry whose bucket now lies in the upper part moving there (`_grow`). A deal
-of the solver bench's bridge jobs ended with a window of 2^14 to 2^16 entries in 415 of
-500 (2^21 is the whole half), so its entries sit in a few megabytes that stay in the
-caches, where spread over 128 MiB each new position's probe and store went to
-memory; a large search grows the window and keeps the whole table. Forty-first session,
-side by side against the whole table every time (`python -m bench.ab`): the solver
-bench's 500 bridge jobs 0.877 (3 rounds), numeric jobs of seed-777 deals 0-99 0.954,
-misère of deals 0-199 1.043 (misère alone moves by up to 12% between two copies of one
-version). A first form counted the entries placed since the window last doubled (a
-window up to three quarters full): bridge 0.904 and 0.919, numeric 0.899, every Boston
-job of deals 0-99 0.957, misère 1.041 and 1.026; against it this form took misère 0.955,
-bridge 1.012. With that count a first window of 2^12 entries gave bridge 0.976, 2^16
-0.926; doubling after a window's worth 0.960, after a quarter 0.944. A table of 8 MiB
-without windows took 1.100: the heavy searches need the room.
+entry whose bucket now lies in the upper part moving there (`_grow`). A small deal's
+entries thus sit in a few megabytes that stay in the caches, while a large search grows
+the window and keeps the whole table (against the whole table every time: bridge 0.877
+of the time).
 
 The scans index the halves with unsigned row numbers (`np.uint64(base + w)`): numba
-wraps a signed index that is negative (a test and an add at every step), and that kept
-LLVM from turning the row number times the row stride into a pointer that steps along
-the bucket; unsigned, the class scan's loop is five instructions. perf had put over
-half of `tt_lookup`'s samples on that loop. Thirty-fourth session, side by side: bridge
-(the bench's first 200 jobs) 0.971, `tt_lookup` alone 0.974; numeric 1.008; the whole
-Boston analysis 1.030 and 1.004 (noise: two copies of one version measure up to 12%
-apart on misère alone).
+wraps a signed index that is negative (a test and an add at every step), which keeps
+LLVM from turning the row number times the row stride into a pointer stepping along the
+bucket; unsigned, the class scan's loop is five instructions (bridge 0.971, ce09ffb).
 """
 
 import ctypes
@@ -146,7 +89,7 @@ from kernels.bits import (
     popcount,
     trailing_zeros,
 )
-from kernels.dd_state import SUIT13, SUIT_MASK, U0, U1, suit_of
+from kernels.dd.state import SUIT13, SUIT_MASK, U0, U1, suit_of
 from kernels.jit import NO_REFCOUNT, njit
 
 WAYS = 4  # an exact bucket (one entry a position)
@@ -199,11 +142,9 @@ def aligned_zeros(shape):
     bytes into a cache line), so that no 32-byte entry straddles two lines.
 
     An array of 2 MiB or more starts on a 2 MiB boundary instead and is backed by
-    transparent huge pages where the system allows (on the machine of the twenty-second
-    session THP is on for memory that asks for it): every probe of a table or memo is a
-    random access, and with 4 KiB pages each one also misses the TLB. Numeric solves of
-    seed-777 deals 0-19 took 0.966 of the time with the tables so, 0.935 with the ruff
-    memos too (one process solving them in turn with and without, twice over)."""
+    transparent huge pages where the system allows (THP on for memory that asks for it):
+    every probe of a table or memo is a random access, and with 4 KiB pages each one also
+    misses the TLB (numeric solves 0.935 of the time with the tables and ruff memos so)."""
     n = int(np.prod(shape))
     align = _HUGE_PAGE if 8 * n >= _HUGE_PAGE else 64
     raw = np.zeros(n + align // 8, dtype=np.uint64)
@@ -287,8 +228,8 @@ def _suit_owners(hands, suit):
 
 
 # position_words, position_key and exact_lookup are inlined into the search (numba's
-# `inline="always"`): no array passed as seven words at each trick boundary (forty-ninth
-# session, valgrind: 0.989 of the kernels' instructions on bridge jobs 0-39)
+# `inline="always"`): no array passed as seven words at each trick boundary (valgrind:
+# 0.989 of the kernels' instructions on bridge jobs 0-39)
 @njit(inline="always", **NO_REFCOUNT)
 def position_words(hands, leader, trump, maxmask, winmask):
     """(dist, meta, owners01, owners23) of a trick-boundary position (see module doc)."""
@@ -321,11 +262,8 @@ def _owner_words_bmi2(hands):
     """`_owner_words_tables` with BMI2's bit gather and scatter: in the bit-reversed
     words each suit's cards run from its highest card up, so gathering (`pext`) the owner
     bits at the cards in play lists them highest first; scattering (`pdep`) two suits'
-    lists onto the even and the odd bits makes their 2-bit codes. Forty-ninth session:
-    valgrind, bridge jobs 0-39, 0.987 of the kernels' instructions; `python -m
-    bench.ab`, the 500 bridge jobs, 3 rounds: 0.905 of the time with the store's `fresh`
-    against neither, 0.945 with `fresh` alone (probably the tables' 34 KiB no longer
-    crowding the first-level cache)."""
+    lists onto the even and the odd bits makes their 2-bit codes (with the store's
+    `fresh`, bridge 0.905 of the time of the table form without it)."""
     present = bit_reverse(hands[0] | hands[1] | hands[2] | hands[3])
     odd = bit_reverse(hands[1] | hands[3])  # owner bit 0: seats 1, 3
     upper = bit_reverse(hands[2] | hands[3])  # owner bit 1: seats 2, 3
@@ -392,9 +330,8 @@ def full_ks(hands):
 def _relevance_from_ks_bmi2(hands, kw):
     """`_relevance_from_ks_tables` with one BMI2 scatter: the k-th highest card in play
     of a suit holding n is its (n - k)-th lowest, so a bit at that place among all the
-    cards in play, suit by suit, scattered (`pdep`) onto them is the mask. Fifty-fourth
-    session: nodes and answers the same; `python -m bench.ab`, the 500 bridge jobs, 3
-    rounds, 0.983 of the time (the median job 0.982)."""
+    cards in play, suit by suit, scattered (`pdep`) onto them is the mask (bridge 0.983
+    of the time of the table form)."""
     present = hands[0] | hands[1] | hands[2] | hands[3]
     sel = U0
     off = 0
@@ -441,9 +378,7 @@ def _owner_masks(kw):
 
     Two loads from a 2 KiB table rather than shifts on each nibble: a class lookup works
     these out for ~20 entries of its (dist, meta), of which ~0.8 match (the bench's
-    bridge jobs 0-99). Forty-fourth session, `python -m bench.ab`: bridge jobs 0-499
-    0.969, 1.022 and 0.989 (5 rounds) of the time; numeric jobs of seed-777 deals 0-39
-    0.982. About 1%, within the noise."""
+    bridge jobs 0-99); about 1% of the time, within the noise."""
     return _OWNER_MASKS[kw & _FF], _OWNER_MASKS[(kw >> np.uint64(8)) & _FF]
 
 
@@ -476,7 +411,7 @@ def _most(table, cls):
 
 @njit(**NO_REFCOUNT)
 def _start(table, gen, cls):
-    """Before a store: a new generation (a new deal in kernels.dd_batch) starts from the
+    """Before a store: a new generation (a new deal in kernels.dd.batch) starts from the
     smallest window, in the class half (`cls`) with an empty pool."""
     hd = _header(table)
     if table[hd, 2] != np.uint64(gen):
@@ -747,13 +682,9 @@ def class_lookup(classes, dist, meta, o1, o2, need):
     (lower, k of lower, upper, k of upper, move code, matched); (0, 0, 13, 0, 0, False)
     when none matches. With `need` >= 1 (a search's target), the first bound found that
     settles it (lower >= need, upper < need) is returned at once, with the other bound
-    left open (0 or 13). Until the forty-ninth session the scan went on to return, of the
-    settling bounds, the one resting on the fewest cards (the more positions a result
-    passed up covers); stopping at the first, bridge jobs 0-39 took 1.013 of the nodes,
-    and `python -m bench.ab`, the 500 bridge jobs, 3 rounds, 0.961 and 0.972 of the time
-    (the median job 0.967, 0.983); numeric jobs of seed-777 deals 0-39 0.997: the scan
-    (about 40 entries of two or three buckets, most of them of other suit lengths) cost
-    more than the narrower classes saved.
+    left open (0 or 13): scanning on for the settling bound resting on the fewest cards
+    costs more than its narrower classes save (stopping at the first: bridge 1.013 of the
+    nodes, 0.961 of the time).
 
     When no entry matched, no class holding the position is in the half, nor can one be
     stored before the search stores the position's own result (every position its search
@@ -829,15 +760,6 @@ def _pool_alloc(classes, n):
 
 
 @njit(**NO_REFCOUNT)
-def tt_lookup(classes, dist, meta, o1, o2, need=0):
-    """Best bounds over the entries matching a position: (lower, k of lower, upper, k of
-    upper, move code); (0, 0, 13, 0, 0) when none matches. With `need` >= 1 (a search's
-    target), the first bound found that settles it (`class_lookup`)."""
-    lo, klo, up, kup, code, _ = class_lookup(classes, dist, meta, o1, o2, need)
-    return lo, klo, up, kup, code
-
-
-@njit(**NO_REFCOUNT)
 def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fresh=False):
     """Merge bounds (lower, upper) and a best-move code (0: keep) for the class of positions
     sharing (dist, meta) and the owners of the top-k cards (`kw`) of each suit.
@@ -850,9 +772,7 @@ def tt_store(classes, dist, meta, o1, o2, kw, depth, lower, upper, move, gen, fr
     over the bucket's cheapest entry. With `fresh`
     (no entry matched the position when the search looked it up, `class_lookup`) the
     class cannot be in the half: the scan only looks for a free way and the key's run,
-    not for the class, so the table ends the same either way (forty-ninth session,
-    bridge jobs 0-39: 0.989 of the kernels' instructions, valgrind; the 500 bridge jobs
-    0.945 of the time, the median job 0.943, `python -m bench.ab`)."""
+    not for the class, so the table ends the same either way (bridge 0.945 of the time)."""
     _start(classes, gen, True)
     base = _home(classes, dist, meta)
     m1, m2 = _owner_masks(kw)

@@ -2,9 +2,9 @@
 (or of DDS), counted by valgrind: the work done, which no load on the machine moves.
 
 Time on this shared machine moves by a few percent between two runs of one version
-(`python -m bench.ab`), more than most changes to the search gain; node counts do not
-move (`python -m bench.nodes`) but say nothing of what a node costs. This counts what
-the processor is asked to do: each version's `kernels/` is copied as `bench.ab` copies
+(`python -m tools.ab`), more than most changes to the search gain; node counts do not
+move (`python -m tools.nodes`) but say nothing of what a node costs. This counts what
+the processor is asked to do: each version's `kernels/` is copied as `tools.ab` copies
 it, compiled natively into a fresh numba cache for the processor valgrind presents (its
 name and features as LLVM reads them under valgrind: without AVX-512 here, where the
 machine has it), and then two child processes run under `valgrind --tool=cachegrind
@@ -19,21 +19,20 @@ times differ by a few percent.
 `--dds` counts DDS (endplay's `solve_board`, value only, one thread, as `python -m bench
 solver` calls it) on the same bridge jobs beside one version, its answers (the side on
 lead's tricks) turned into the declarer's side's for the hash: on the bench's bridge jobs
-0-39 (forty-eighth session) our kernels took 9.22 G instructions for 6.11 M nodes, DDS
-5.52 G for 6.83 M (its own count), 1.87 times its instructions a node.
+0-39 our kernels took 9.22 G instructions for 6.11 M nodes at f44affe, DDS 5.52 G for
+6.83 M (its own count), 1.87 times its instructions a node.
 
 Each version costs a native compile (about two minutes) and two runs under valgrind
 (about a minute each for 40 bridge jobs, thirty times slower than native). It needs
 `valgrind` on the PATH. Nothing is written to BENCHMARKS.md.
 
-Usage: `python -m bench.instr A [B] [--dds] [--deals LO:HI] [--jobs num|mis|all|bridge]
+Usage: `python -m tools.instr A [B] [--dds] [--deals LO:HI] [--jobs num|mis|all|bridge]
 [--leader SEAT] [--strain S|H|D|C|NT]`, where A and B are git revisions or `work`
-(the deals as in `bench.ab`, default 0:20).
+(the deals as in `tools.ab`, default 0:20).
 """
 
 import argparse
 import hashlib
-import importlib
 import os
 import re
 import shutil
@@ -44,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.ab import _copy_kernels, _tasks, deal_range, job_options
+from tools.ab import _copy_kernels, _tasks, deal_range, job_options, solver_module
 
 _CPU_PROBE = ("import llvmlite.binding as ll; print(ll.get_host_cpu_name()); "
               "print(ll.get_host_cpu_features().flatten())")
@@ -63,7 +62,7 @@ def parse_counts(text: str) -> tuple:
     """(instructions, mispredicted branches) from cachegrind's summary on stderr."""
     found = dict((k.split()[0], int(v.replace(",", ""))) for k, v in _COUNTS.findall(text))
     if "I" not in found or "Mispredicts" not in found:
-        raise SystemExit("bench.instr: no cachegrind summary in valgrind's output:\n"
+        raise SystemExit("tools.instr: no cachegrind summary in valgrind's output:\n"
                          + text[-2000:])
     return found["I"], found["Mispredicts"]
 
@@ -100,9 +99,7 @@ def child(argv) -> int:
         print(digest.hexdigest()[:12])
         return 0
     sys.path.insert(0, folder)
-    batch = importlib.import_module(f"{name}.dd_batch")
-    tt = importlib.import_module(f"{name}.dd_tt")
-    ruff = importlib.import_module(f"{name}.dd_ruff_game")
+    batch, tt, ruff = (solver_module(name, m) for m in ("batch", "tt", "ruff_game"))
     exact, classes = tt.new_table(128)
     rmemo = ruff.new_ruff_memo(ruff.RUFF_CUT_MEMO)
     gens = np.zeros(1, np.int64)
@@ -117,7 +114,7 @@ def child(argv) -> int:
 def measure(which, folder, name, args, lo, hi, env) -> tuple:
     """(instructions, mispredictions, answers' hash) of jobs lo..hi: compiled natively
     first (ours), then the two runs under cachegrind."""
-    base = [sys.executable, "-m", "bench.instr", "--child", which, str(folder), name,
+    base = [sys.executable, "-m", "tools.instr", "--child", which, str(folder), name,
             args.jobs, None, None, str(args.leader), args.strain or "-"]
 
     def cmd(a, b):
@@ -129,7 +126,7 @@ def measure(which, folder, name, args, lo, hi, env) -> tuple:
     if which == "ours":
         got = subprocess.run(cmd(lo, lo), env=env, cwd=root, capture_output=True, text=True)
         if got.returncode != 0:
-            raise SystemExit(f"bench.instr: the native compile failed:\n{got.stderr[-2000:]}")
+            raise SystemExit(f"tools.instr: the native compile failed:\n{got.stderr[-2000:]}")
     vg = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
           "--cachegrind-out-file=/dev/null"]
     counts = []
@@ -138,7 +135,7 @@ def measure(which, folder, name, args, lo, hi, env) -> tuple:
         got = subprocess.run(vg + cmd(a, b), env=env, cwd=root, capture_output=True,
                              text=True)
         if got.returncode != 0:
-            raise SystemExit(f"bench.instr: the run under valgrind failed:\n{got.stderr[-2000:]}")
+            raise SystemExit(f"tools.instr: the run under valgrind failed:\n{got.stderr[-2000:]}")
         counts.append(parse_counts(got.stderr))
         answers = got.stdout.strip()
     (i0, m0), (i1, m1) = counts
@@ -149,7 +146,7 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:
         return child(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m bench.instr", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.instr", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revs", nargs="+", metavar="REV",
                         help="one or two git revisions, or `work` for the working tree")
@@ -171,7 +168,7 @@ def main(argv=None) -> int:
             parser.error("--dds needs endplay (pip install endplay)")
 
     name, features = valgrind_cpu()
-    tmp = Path(tempfile.mkdtemp(prefix="bench-instr-"))
+    tmp = Path(tempfile.mkdtemp(prefix="tools-instr-"))
     # one hash seed: the interpreter's own work (dict probes, string hashes) the same in
     # every run, so that the two runs' difference is the jobs' alone
     env = dict(os.environ, NUMBA_CPU_NAME=name, NUMBA_CPU_FEATURES=features,

@@ -1,12 +1,12 @@
 """Search nodes of one or two versions of the solver's kernels, with an answer check.
 
-Time on a shared machine moves by a fifth within minutes (`python -m bench.ab`); node
+Time on a shared machine moves by a fifth within minutes (`python -m tools.ab`); node
 counts do not. This copies `kernels/` of each revision (or the working tree, `work`) as
-`bench.ab` does, with `kernels.dd_search.COUNT_NODES` switched on, solves the same jobs
-as `bench.ab` (the Boston analysis's numeric contracts, misères or both on seed-777 deals,
-or the solver bench's bridge jobs) through `kernels.dd_batch.solve_jobs`, one table and
+`tools.ab` does, with `kernels.dd.search.COUNT_NODES` switched on, solves the same jobs
+as `tools.ab` (the Boston analysis's numeric contracts, misères or both on seed-777 deals,
+or the solver bench's bridge jobs) through `kernels.dd.batch.solve_jobs`, one table and
 one ruff-game memo kept across the deals, and prints what the search counted
-(`kernels.dd_search.STATS_ROW`):
+(`kernels.dd.search.STATS_ROW`):
 
 - nodes, trick-boundary nodes, and how the boundary nodes ended: settled by the table, by
   the quick bounds, by the lone seat's own games (trump, ruff or misère game), or
@@ -24,14 +24,13 @@ searches; in misère's probing searches a card given up over its node budget lea
 unfinished. Each version is compiled apart (about two minutes a version on a busy
 2-core machine). Nothing is written to BENCHMARKS.md.
 
-Usage: `python -m bench.nodes A [B] [--deals LO:HI] [--jobs num|mis|all|bridge]
+Usage: `python -m tools.nodes A [B] [--deals LO:HI] [--jobs num|mis|all|bridge]
 [--leader SEAT] [--strain S|H|D|C|NT]`, where A and B are git revisions or `work`
-(`--strain`: the bridge jobs of one strain only, as in `bench.ab`).
+(`--strain`: the bridge jobs of one strain only, as in `tools.ab`).
 """
 
 import argparse
 import hashlib
-import importlib
 import os
 import sys
 import tempfile
@@ -39,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.ab import _copy_kernels, _tasks, deal_range, job_options
+from tools.ab import _copy_kernels, _tasks, deal_range, job_options, solver_module
 
 SWITCH = "COUNT_NODES = False"
 
@@ -48,15 +47,17 @@ _ENDS = (("table", 2), ("quick bounds", 3), ("own games", 5), ("expanded", 4))
 
 
 def counting_copy(rev: str, name: str, dest: Path) -> None:
-    """Copy `kernels/` of `rev` to dest/name (bench.ab's copy) with the counters on."""
+    """Copy `kernels/` of `rev` to dest/name (tools.ab's copy) with the counters on."""
     _copy_kernels(rev, name, dest)
-    path = dest / name / "dd_search.py"
-    text = path.read_text()
+    solver = dest / name / "dd"
+    search, batch = ((solver / "search.py", solver / "batch.py") if solver.is_dir() else
+                     (dest / name / "dd_search.py", dest / name / "dd_batch.py"))
+    text = search.read_text()
     if text.count(SWITCH) != 1:
-        raise SystemExit(f"bench.nodes: revision {rev!r} has no {SWITCH!r} in dd_search.py")
-    path.write_text(text.replace(SWITCH, "COUNT_NODES = True"))
-    if "stats=None" not in (dest / name / "dd_batch.py").read_text():
-        raise SystemExit(f"bench.nodes: revision {rev!r} is older than the tool (its "
+        raise SystemExit(f"tools.nodes: revision {rev!r} has no {SWITCH!r} in {search.name}")
+    search.write_text(text.replace(SWITCH, "COUNT_NODES = True"))
+    if "stats=None" not in batch.read_text():
+        raise SystemExit(f"tools.nodes: revision {rev!r} is older than the tool (its "
                          "solve_jobs takes no stats buffer)")
 
 
@@ -90,7 +91,7 @@ def report(label: str, st: np.ndarray, answers: str) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.nodes", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.nodes", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revs", nargs="+", metavar="REV",
                         help="one or two git revisions, or `work` for the working tree")
@@ -100,7 +101,7 @@ def main(argv=None) -> int:
         parser.error(f"at most two revisions, not {len(args.revs)}")
     lo, hi = deal_range(parser, args.deals, args.jobs, args.strain)
 
-    tmp = Path(tempfile.mkdtemp(prefix="bench-nodes-"))
+    tmp = Path(tempfile.mkdtemp(prefix="tools-nodes-"))
     names = [f"kernels_n{i}" for i in range(len(args.revs))]
     for rev, name in zip(args.revs, names, strict=True):
         counting_copy(rev, name, tmp)
@@ -110,8 +111,7 @@ def main(argv=None) -> int:
     results = []
     for rev, name in zip(args.revs, names, strict=True):
         print(f"compiling and solving {rev} ...", file=sys.stderr, flush=True)
-        mods = tuple(importlib.import_module(f"{name}.{m}")
-                     for m in ("dd_batch", "dd_search", "dd_tt", "dd_ruff_game"))
+        mods = tuple(solver_module(name, m) for m in ("batch", "search", "tt", "ruff_game"))
         st, answers = count(mods, tasks)
         results.append((st, answers))
         print(report(rev, st, answers), flush=True)

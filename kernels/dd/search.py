@@ -8,26 +8,24 @@ partnership is maxmask = winmask = side; misère (R15, R21) asks whether the def
 trick is an immediate cut-off. Play follows R19 (follow suit) and R20 (trick winner).
 
 The exact value comes from repeated target searches stepped from a first guess; every
-search shares one transposition table (kernels.dd_tt), which stores bounds at trick
+search shares one transposition table (kernels.dd.tt), which stores bounds at trick
 boundaries, so each step reuses the previous steps' work.
 """
 
 import numpy as np
 
 from kernels.bits import highest_bit_index, leading_zeros, popcount, trailing_zeros
-from kernels.dd_bounds import (
+from kernels.dd.misere import (
     MISERE_BUDGET,
     MISERE_MEMO,
     ducking_gaps,
     misere_force,
     new_misere_work,
-    quick_bounds,
-    second_hand_tricks,
-    side_takes_trick,
 )
-from kernels.dd_moves import order_moves
-from kernels.dd_ruff_game import RUFF_MEMO, new_ruff_work, ruff_cut, ruff_lower_bound
-from kernels.dd_state import (
+from kernels.dd.moves import order_moves
+from kernels.dd.ruff_game import RUFF_MEMO, new_ruff_work, ruff_cut, ruff_lower_bound
+from kernels.dd.settle import second_hand_tricks, side_takes_trick
+from kernels.dd.state import (
     FULL_DECK,
     SUIT_MASK,
     U0,
@@ -38,8 +36,9 @@ from kernels.dd_state import (
     run_above,
     suit_of,
 )
-from kernels.dd_trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
-from kernels.dd_tt import (
+from kernels.dd.sure_tricks import quick_bounds
+from kernels.dd.trump_game import TRUMP_GAME_BUDGET, TRUMP_MEMO, new_trump_work, trump_tricks
+from kernels.dd.tt import (
     class_lookup,
     code_card,
     drop_sole_suits,
@@ -57,7 +56,7 @@ from kernels.jit import NO_REFCOUNT, njit
 
 MAX_PLY = 56
 MAX_TRICKS = 13
-# Profiling only (`python -m bench.nodes`): with COUNT_NODES set before compiling, row
+# Profiling only (`python -m tools.nodes`): with COUNT_NODES set when compiling, row
 # STATS_ROW of the score buffer counts nodes [0], trick-boundary nodes [1], table cut-offs
 # [2], quick-bound cut-offs [3], boundary nodes expanded [4], cut-offs by the lone seat's
 # own games [5]; at the expanded leads of the maximising side, a cut-off by the first card
@@ -89,8 +88,7 @@ _DONE_NOSTORE = 4
 # Probing (`search`): at the maximising side's nodes in the first PROBE_PLIES plies, each
 # card is searched under a node budget (the search's `probe`, misère's PROBE_NODES), then
 # PROBE_GROWTH times as many each round, until one cuts off or all but one are refuted.
-# Misère of seed-777 deals 0-199, one process each: (16 plies, 2048, 4) 8.7 s; 52 plies
-# 12.2 s, 8 plies 10.4 s; 512 nodes 10.0 s, 8192 9.4 s; growth 2 10.3 s.
+# (16 plies, 2048 nodes, growth 4) the quickest of the settings tried on misère.
 PROBE_PLIES = 16
 PROBE_NODES = 2048
 PROBE_GROWTH = 4
@@ -100,7 +98,7 @@ _NO_LIMIT = 1 << 62
 @njit
 def trick_relevance(row, winner_index):
     """The winning card of a complete trick when it won by rank (another card of its suit
-    was played to the trick), else nothing: a relevance mask (kernels.dd_tt)."""
+    was played to the trick), else nothing: a relevance mask (kernels.dd.tt)."""
     wcard = row[winner_index]
     ws = suit_of(wcard)
     n = 0
@@ -164,7 +162,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     trick) rather than by recursion: numba cannot reload a cached self-recursive function.
     `hands` is changed and restored in place.
 
-    Every node's value comes with its *relevance* (kernels.dd_tt): the cards that won a
+    Every node's value comes with its *relevance* (kernels.dd.tt): the cards that won a
     trick by rank anywhere in the part of the tree the value rests on (the cut-off child's
     line, or every child when none cuts off), plus what bounds and table entries rested on.
     It is what the table stores, and within a node it prunes moves: once a card of a suit,
@@ -172,7 +170,7 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     such card of the suit in that hand gives the same value (the two positions agree on
     every card that matters) and is skipped.
 
-    `rmemo` is the ruff game's memo (kernels.dd_ruff_game.new_ruff_memo), asked at a lone
+    `rmemo` is the ruff game's memo (kernels.dd.ruff_game.new_ruff_memo), asked at a lone
     declarer's open trick boundaries with a trump suit; a memo of one entry leaves the ruff
     game out of the search.
 
@@ -186,10 +184,9 @@ def search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, g
     the right one does, not its whole refutation. Only the values of finished subtrees
     are used, so the answer is the same with any budget (0: no probing). Misère passes
     PROBE_NODES; the numeric searches pass None, which numba compiles as a search of its
-    own with the probing code pruned away (with the code present but idle, the numeric
-    jobs of seed-777 deals 0-19 took 3-6% longer in `python -m bench.ab`; pruned, 1.02).
-    Probing the lone declarer's leads cost more than it saved there (BENCHMARKS.md, sixth
-    session).
+    own with the probing code pruned away (the code present but idle costs the numeric
+    jobs 3-6% of their time). Probing the lone declarer's leads costs more than it saves
+    there (BENCHMARKS.md).
 
     This allocates the lone seat's game memo (`game_memo`), `search_memo` the stacks and
     scratch arrays, and `_search` does the work.
@@ -216,8 +213,8 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
     searches of one solve share it."""
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
     # count when it began, the lead that last cut off at this trick anywhere in the search
-    # (the killer, kernels.dd_moves.order_moves), 1 when the class half of the table
-    # matched nothing at its start (its store then skips its scan, dd_tt.class_lookup);
+    # (the killer, kernels.dd.moves.order_moves), 1 when the class half of the table
+    # matched nothing at its start (its store then skips its scan, kernels.dd.tt.class_lookup);
     # cards gone, the relevance of the completed trick and the table's keys; per ply: the
     # relevance gathered from the children tried so far, the cards tried, the number of
     # moves, the next one and the index of the card winning the trick so far (`winp`)
@@ -232,6 +229,168 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
                    moves, scores, rmemo, memo, stacks, games, probe)
 
 
+@njit(inline="always", **NO_REFCOUNT)
+def _give_up_probe(hands, leaders, tricks, moves, nmov, idx, ply, pn_ply):
+    """A probed card over its budget: undo the plays back to the probing node `pn_ply`,
+    storing nothing on the way (every subtree finished meanwhile is in the table), and put
+    the card last in the node's list; return the probing node's ply."""
+    while ply > pn_ply:
+        ply -= 1
+        q = (leaders[ply >> 2] + (ply & 3)) & 3
+        hands[q] ^= bit(tricks[ply >> 2, ply & 3])
+    j = idx[ply] - 1
+    c = moves[ply, j]
+    for k in range(j, nmov[ply] - 1):
+        moves[ply, k] = moves[ply, k + 1]
+    moves[ply, nmov[ply] - 1] = c
+    idx[ply] = j
+    return ply
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _last_trick(hands, row, ld, trump, winmask, nd):
+    """(value, relevance) of the last trick, every hand holding one card: whether the
+    seats of `winmask` reach `nd` with it (R19, R20); the trick is written into `row`."""
+    for i in range(4):
+        row[i] = trailing_zeros(hands[(ld + i) & 3])
+    wi = current_winner_trump(row, 4, trump)
+    w = (ld + wi) & 3
+    return ((winmask >> w) & 1) >= nd, trick_relevance(row, wi)
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _table_settle(hands, ld, trump, maxmask, winmask, nd, exact, classes, ut, kdist, kmeta,
+                  kown1, kown2, kex1, kex2, fresh):
+    """(settled, value, relevance, move code) of a trick-boundary position from the table:
+    its exact half, then its class half while the exact bounds leave `nd` open. The
+    position's key words are kept at trick `ut` for the store on the way back, and
+    whether no class matched (`fresh`, kernels.dd.tt.tt_store)."""
+    dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask, winmask)
+    k1, k2 = position_key(dist, meta, o1, o2)
+    lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
+    kdist[ut] = dist
+    kmeta[ut] = meta
+    kown1[ut] = o1
+    kown2[ut] = o2
+    kex1[ut] = k1
+    kex2[ut] = k2
+    if lo < nd <= up:
+        lo2, klo2, up2, kup2, code2, hit = class_lookup(classes, dist, meta, o1, o2, nd)
+        fresh[ut] = 0 if hit else 1
+        if lo2 > lo:
+            lo = lo2
+            klo = klo2
+        if up2 < up:
+            up = up2
+            kup = kup2
+        if code == 0:
+            code = code2
+    done, tv, kw = verdict(lo, up, klo, kup, nd)
+    if done:
+        return True, tv, relevance_from_ks(hands, kw), code
+    return False, False, U0, code
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _lone_game_settle(hands, ld, trump, winmask, nd, trump_game, ruff_on, memo, rmemo,
+                      trump_work, ruff_work, misere_work):
+    """(won, relevance): whether a search of its own settles what the lone seat of
+    `winmask` needs (stored like a search's result): the lone declarer's trump game, then
+    its ruff game (memo `rmemo`, kept by the worker across solves), or in misère the
+    defenders on lead leading one suit on and on."""
+    d = trailing_zeros(np.uint64(winmask))
+    won = False
+    grel = U0
+    if trump_game:
+        won, grel = trump_tricks(hands, ld, trump, d, nd, TRUMP_GAME_BUDGET, memo, trump_work)
+        if not won and ruff_on:
+            won, grel = ruff_cut(hands, ld, trump, d, nd, rmemo, ruff_work)
+    elif nd == 1 and d != ld:
+        won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo, misere_work)
+    return won, grel
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _in_trick_settle(hands, row, npl, ld, trump, winmask, nd, wi):
+    """(settled, value, relevance) inside a trick, `npl` cards played (`wi` the index of
+    the card now winning it): when one more trick decides the target, a side sure to win
+    this one settles it (R20); in no trump, the second hand's side winning this trick and
+    cashing enough."""
+    if nd == 1:
+        won, grel = side_takes_trick(hands, row, npl, ld, trump, winmask, wi)
+        if won:
+            return True, True, grel
+    elif nd == popcount(hands[(ld + 3) & 3]):
+        won, grel = side_takes_trick(hands, row, npl, ld, trump, 15 ^ winmask, wi)
+        if won:
+            return True, False, grel
+    elif npl == 1 and trump < 0:
+        won, v, grel = second_hand_tricks(hands, row, ld, trump, winmask, nd)
+        if won:
+            return True, v, grel
+    return False, False, U0
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _next_card(hand, moves_here, nmov_here, idx, rels_here, tried_here, gone, uy):
+    """The next card to try at the node at ply `uy` (its index advanced), or -1: a card
+    below every relevant card of its suit is skipped once another such card of the suit
+    was tried here (same value, see `search`), unless its own run reaches a relevant card
+    (then the run's bottom matters)."""
+    while idx[uy] < nmov_here:
+        c = moves_here[np.uint64(idx[uy])]
+        idx[uy] += 1
+        sm = SUIT_MASK[suit_of(c)]
+        rs = rels_here & sm
+        small = sm if rs == U0 else ((rs & (U0 - rs)) - U1) & sm
+        if (bit(c) & small) != U0 and (tried_here & small) != U0 and (
+                rels_here & run_above(hand, c, gone)) == U0:
+            continue
+        return c
+    return -1
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _store_result(hands, ld, exact, classes, gen, v, vrel, nd, best_card, spent, k1, k2,
+                  dist, meta, o1, o2, fresh):
+    """Store a trick-boundary node's result (value `v` for target `nd`, resting on
+    `vrel`; `ld` on lead) in both halves of the table, its replacement priority the bit
+    length of the `spent` nodes, its best lead `best_card` (-1: none); a class naming every card is
+    the exact entry alone."""
+    r = popcount(hands[ld])
+    code = 0 if best_card < 0 else move_code(hands, best_card)
+    kw = ks_from_relevance(hands, vrel)
+    lo = nd if v else 0
+    up = r if v else nd - 1
+    cost = 64 - leading_zeros(np.uint64(spent))
+    exact_store(exact, k1, k2, kw if v else U0, U0 if v else kw, cost, lo, up, code, gen)
+    if kw != full_ks(hands):
+        # (a key's classes beyond its bucket chain into a run of the pool:
+        # kernels.dd.tt, tt_store)
+        tt_store(classes, dist, meta, o1, o2, kw, cost, lo, up, code, gen, fresh)
+
+
+@njit(inline="always", **NO_REFCOUNT)
+def _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply, v, vrel):
+    """(ply, relevance) after popping the forced followers above `ply` (one candidate,
+    nmov 1 at plies 1-3 of a trick: R19 left it one card, or one run of equivalent
+    cards): each takes its child's value without a pass of the search's loop, whose
+    _CHILD, _NEXT and _DONE would do no more (forced followers are 23% of the nodes;
+    bridge 0.989 of the time; popping so every follower its child settles is slower)."""
+    while (ply & 3) != 0 and nmov[np.uint64(ply)] == 1:
+        uf = np.uint64(ply)
+        tf = np.uint64(ply >> 2)
+        q = (leaders[tf] + (ply & 3)) & 3
+        c = moves[uf, 0]
+        hands[q] ^= bit(c)
+        if (ply & 3) == 3:
+            vrel |= trels[tf]
+        if v != (((maxmask >> q) & 1) == 1):
+            vrel = refuted_relevance(vrel, hands[q], c, gones[tf])
+        ply -= 1
+    return ply, vrel
+
+
 @njit(**NO_REFCOUNT)  # the hot loop: no atomic reference counts (kernels.jit)
 def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
             scores, rmemo, memo, stacks, games, probe):
@@ -240,7 +399,7 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
     tricks, per_trick, keys, per_ply, moves_at = stacks
     leaders, needs, best, started = per_trick[0], per_trick[1], per_trick[2], per_trick[3]
     killers = per_trick[4]
-    fresh = per_trick[5]  # no class-half entry matched the position (dd_tt.class_lookup)
+    fresh = per_trick[5]  # no class-half entry matched the position (tt.class_lookup)
     gones, trels = keys[0], keys[1]
     kdist, kmeta, kown1, kown2, kex1, kex2 = keys[2], keys[3], keys[4], keys[5], keys[6], keys[7]
     rels, tried = per_ply[0], per_ply[1]
@@ -278,19 +437,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
         if mode == _ENTER:
             nodes += 1
             if probe is not None and nodes > pn_limit:
-                # over budget: undo the plays back to the probing node, store nothing on
-                # the way (every subtree finished meanwhile is in the table), put the card
-                # last in its list and go on with the next one
-                while ply > pn_ply:
-                    ply -= 1
-                    q = (leaders[ply >> 2] + (ply & 3)) & 3
-                    hands[q] ^= bit(tricks[ply >> 2, ply & 3])
-                j = idx[ply] - 1
-                c = moves[ply, j]
-                for k in range(j, nmov[ply] - 1):
-                    moves[ply, k] = moves[ply, k + 1]
-                moves[ply, nmov[ply] - 1] = c
-                idx[ply] = j
+                # over budget: back to the probing node, on with its next card
+                ply = _give_up_probe(hands, leaders, tricks, moves, nmov, idx, ply, pn_ply)
                 mode = _NEXT
                 continue
             mode = _NEXT
@@ -312,86 +460,39 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                     vrel = U0
                     mode = _DONE_NOSTORE
                 elif r == 1:
-                    row = tricks[ut]
-                    for i in range(4):
-                        row[i] = trailing_zeros(hands[(ld + i) & 3])
-                    wi = current_winner_trump(row, 4, trump)
-                    w = (ld + wi) & 3
-                    v = ((winmask >> w) & 1) >= nd
-                    vrel = trick_relevance(row, wi)
+                    v, vrel = _last_trick(hands, tricks[ut], ld, trump, winmask, nd)
                     mode = _DONE_NOSTORE
                 else:
                     # the table first, its exact half then its class half, and the quick
                     # bounds only for a position neither settles: the table settles
                     # about as many boundary nodes as the quick bounds do and costs
-                    # about half as many instructions (valgrind's counts). Until
-                    # the forty-eighth session the quick bounds came first, then the
-                    # table; that session put the exact half first (bridge: nodes 1.017,
-                    # instructions 0.947, time 1.005, the median job 0.961-0.976), the
-                    # forty-ninth the class half too (with the words and the exact
-                    # lookup inlined): bridge jobs 0-39 nodes 1.007, quick-bound calls
-                    # 1.52 -> about 0.95 M, instructions 0.916 (valgrind); `bench.ab`,
-                    # the 500 bridge jobs, 3 rounds: 0.944 (the median job 0.953);
-                    # numeric jobs of seed-777 deals 0-39 0.971 (0.982). Not in the
+                    # about half as many instructions (valgrind's counts; against the
+                    # quick bounds first, bridge 0.944 of the time). Not in the
                     # probing (misère) searches, whose quick bounds settle nearly half
-                    # these nodes (a prefetch of the exact bucket while they ran had
-                    # cost them 1.115 of the time there). Tested on `probe`, not on the
+                    # these nodes (there a prefetch of the exact bucket while they run
+                    # costs 1.115 of the time). Tested on `probe`, not on the
                     # mode, so that numba prunes the other order from each compiled
                     # search
                     if probe is not None:
                         mode, v, vrel = quick_settle(hands, ld, trump, maxmask, winmask, nd,
                                                      mode, v, vrel, scores)
                     if mode == _NEXT:
-                        dist, meta, o1, o2 = position_words(hands, ld, trump, maxmask,
-                                                            winmask)
-                        k1, k2 = position_key(dist, meta, o1, o2)
-                        lo, up, klo, kup, code = exact_lookup(exact, k1, k2)
-                        kdist[ut] = dist
-                        kmeta[ut] = meta
-                        kown1[ut] = o1
-                        kown2[ut] = o2
-                        kex1[ut] = k1
-                        kex2[ut] = k2
-                        if lo < nd <= up:
-                            lo2, klo2, up2, kup2, code2, hit = class_lookup(
-                                classes, dist, meta, o1, o2, nd)
-                            fresh[ut] = 0 if hit else 1
-                            if lo2 > lo:
-                                lo = lo2
-                                klo = klo2
-                            if up2 < up:
-                                up = up2
-                                kup = kup2
-                            if code == 0:
-                                code = code2
-                        done, tv, kw = verdict(lo, up, klo, kup, nd)
+                        done, tv, trel, code = _table_settle(
+                            hands, ld, trump, maxmask, winmask, nd, exact, classes, ut, kdist,
+                            kmeta, kown1, kown2, kex1, kex2, fresh)
                         if done:
                             v = tv
-                            vrel = relevance_from_ks(hands, kw)
+                            vrel = trel
                             mode = _DONE_NOSTORE
-                        if COUNT_NODES and mode == _DONE_NOSTORE:
-                            scores[STATS_ROW, 2] += 1
+                            if COUNT_NODES:
+                                scores[STATS_ROW, 2] += 1
                     if probe is None and mode == _NEXT:
                         mode, v, vrel = quick_settle(hands, ld, trump, maxmask, winmask, nd,
                                                      mode, v, vrel, scores)
                     if mode == _NEXT and (trump_game or misere_game):
-                        # a search of its own may settle what a lone seat needs
-                        # (stored like a search's result): the lone declarer's trump
-                        # game, then its ruff game (memo `rmemo`, kept by the worker
-                        # across solves), or in misère the defenders on lead leading
-                        # one suit on and on
-                        d = trailing_zeros(np.uint64(winmask))
-                        won = False
-                        grel = U0
-                        if trump_game:
-                            won, grel = trump_tricks(hands, ld, trump, d, nd,
-                                                     TRUMP_GAME_BUDGET, memo, trump_work)
-                            if not won and ruff_on:
-                                won, grel = ruff_cut(hands, ld, trump, d, nd, rmemo,
-                                                     ruff_work)
-                        elif nd == 1 and d != ld:
-                            won, grel = misere_force(hands, ld, d, MISERE_BUDGET, memo,
-                                                     misere_work)
+                        won, grel = _lone_game_settle(hands, ld, trump, winmask, nd,
+                                                      trump_game, ruff_on, memo, rmemo,
+                                                      trump_work, ruff_work, misere_work)
                         if won:
                             v = True
                             vrel = grel
@@ -400,29 +501,12 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                             if COUNT_NODES:
                                 scores[STATS_ROW, 5] += 1
             elif plain:
-                # inside a trick: when one more trick decides the target, a side sure to
-                # win this one settles it (R20)
-                nd = needs[ut]
-                if nd == 1:
-                    won, grel = side_takes_trick(hands, tricks[ut], npl, ld, trump, winmask,
-                                                 winp[uy])
-                    if won:
-                        v = True
-                        vrel = grel
-                        mode = _DONE_NOSTORE
-                elif nd == popcount(hands[(ld + 3) & 3]):
-                    won, grel = side_takes_trick(hands, tricks[ut], npl, ld, trump,
-                                                 15 ^ winmask, winp[uy])
-                    if won:
-                        v = False
-                        vrel = grel
-                        mode = _DONE_NOSTORE
-                elif npl == 1 and trump < 0:
-                    # no trump: the second hand's side wins this trick and cashes enough
-                    won, v, grel = second_hand_tricks(hands, tricks[ut], ld, trump, winmask, nd)
-                    if won:
-                        vrel = grel
-                        mode = _DONE_NOSTORE
+                done, tv, trel = _in_trick_settle(hands, tricks[ut], npl, ld, trump, winmask,
+                                                  needs[ut], winp[uy])
+                if done:
+                    v = tv
+                    vrel = trel
+                    mode = _DONE_NOSTORE
             if mode == _NEXT:
                 if npl == 0:
                     first = code_card(hands, code)  # the table's best lead, tried first
@@ -470,21 +554,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 tried[uy] |= bit(c)
                 mode = _NEXT
         if mode == _NEXT:
-            c = -1
-            while idx[uy] < nmov[uy]:
-                c = moves[uy, np.uint64(idx[uy])]
-                idx[uy] += 1
-                # skip a card below every relevant card of its suit once another such
-                # card of the suit was tried here (same value, see the doc above), unless
-                # its own run reaches a relevant card (then the run's bottom matters)
-                sm = SUIT_MASK[suit_of(c)]
-                rs = rels[uy] & sm
-                small = sm if rs == U0 else ((rs & (U0 - rs)) - U1) & sm
-                if (bit(c) & small) != U0 and (tried[uy] & small) != U0 and (
-                        rels[uy] & run_above(hands[p], c, gones[ut])) == U0:
-                    c = -1
-                    continue
-                break
+            c = _next_card(hands[p], moves[uy], nmov[uy], idx, rels[uy], tried[uy], gones[ut],
+                           uy)
             if c < 0:
                 if COUNT_NODES and npl == 0:
                     scores[STATS_ROW, 8 if is_max else 11] += 1
@@ -514,9 +585,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                 # the card now winning the trick (R20), kept per ply as cards are played
                 # (`winp`: for the node at a ply, the index of the winning card of those
                 # before it), so that the followers' move ordering, `side_takes_trick` and
-                # the trick's end do not work it out again from the cards. Fifty-fourth
-                # session: nodes and answers the same; `python -m bench.ab`, the 500
-                # bridge jobs, 3 rounds, 0.984 of the time (the median job 0.991)
+                # the trick's end do not work it out again from the cards (bridge 0.984
+                # of the time)
                 if npl == 0:
                     wi = 0
                 else:
@@ -541,45 +611,16 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             # cards would only narrow the classes stored here and above
             vrel = drop_sole_suits(hands, vrel)
         if mode == _DONE and npl == 0:
-            r = popcount(hands[ld])
-            code = 0 if best[ut] < 0 else move_code(hands, best[ut])
-            kw = ks_from_relevance(hands, vrel)
-            lo = needs[ut] if v else 0
-            up = r if v else needs[ut] - 1
-            # the replacement priority: how many nodes the result cost (bits of the count)
-            cost = 64 - leading_zeros(np.uint64(nodes - started[ut]))
-            exact_store(exact, kex1[ut], kex2[ut], kw if v else U0, U0 if v else kw, cost,
-                        lo, up, code, gen)
-            if kw != full_ks(hands):
-                # (a key's classes beyond its bucket chain into a run of the pool:
-                # kernels.dd_tt, tt_store)
-                tt_store(classes, kdist[ut], kmeta[ut], kown1[ut], kown2[ut], kw, cost,
-                         lo, up, code, gen, fresh[ut] == 1)
+            _store_result(hands, ld, exact, classes, gen, v, vrel, needs[ut], best[ut],
+                          nodes - started[ut], kex1[ut], kex2[ut], kdist[ut], kmeta[ut],
+                          kown1[ut], kown2[ut], fresh[ut] == 1)
         if ply == 0:
             if COUNT_NODES:
                 scores[STATS_ROW, 12] += wasted
             return v
-        ply -= 1
         mode = _CHILD
-        # a forced follower (one candidate, nmov 1 at plies 1-3 of a trick: R19 left it
-        # one card, or one run of equivalent cards) takes its child's value, popped here
-        # without a pass of the loop, whose _CHILD, _NEXT and _DONE would do no more
-        # (forced followers are 23% of the nodes). Fifty-sixth session: nodes and answers
-        # the same; `python -m bench.ab`, the 500 bridge jobs, 3 rounds: 0.994 and 0.989
-        # of the time (the median job 0.991, 0.992); every Boston job of seed-777 deals
-        # 0-39 1.010 (the median job 1.002). Popping every follower its child settles (a
-        # cut-off, or its last card refuted) this way measured 1.012 of this form
-        while (ply & 3) != 0 and nmov[np.uint64(ply)] == 1:
-            uf = np.uint64(ply)
-            tf = np.uint64(ply >> 2)
-            q = (leaders[tf] + (ply & 3)) & 3
-            c = moves[uf, 0]
-            hands[q] ^= bit(c)
-            if (ply & 3) == 3:
-                vrel |= trels[tf]
-            if v != (((maxmask >> q) & 1) == 1):
-                vrel = refuted_relevance(vrel, hands[q], c, gones[tf])
-            ply -= 1
+        ply, vrel = _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply - 1, v,
+                                vrel)
 
 
 @njit
@@ -595,25 +636,20 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
 
     The window starts at the quick bounds. Otherwise the first target is `guess`
     (clamped into the window) and later ones step one trick at a time from it, up after
-    a search that reached its target, down after one that did not, as DDS steps. Until
-    the fortieth session they bisected the window (on 11-card endings, many sessions
-    before, about 15% fewer nodes than stepping); on the solver bench's bridge jobs
-    stepping took 0.933 of the nodes in no trump, 0.974 in all strains, answers the same.
+    a search that reached its target, down after one that did not, as DDS steps (against
+    bisecting the window, bridge 0.974 of the nodes).
 
     For a lone declarer with a trump suit the window's lower end is raised to the tricks
-    it makes in the ruff game (kernels.dd_ruff_game), and the targets step up from there
+    it makes in the ruff game (kernels.dd.ruff_game), and the targets step up from there
     one trick at a time, `guess` unused: that bound is nearly always the value or one
     short of it (seed-777 deals 0-39, numeric: the value in 512 of 640 solves, one short
-    in 106), so a guess above it mostly buys a far-off False search; the numeric jobs of
-    those deals took 6-9% less time so (13.8, 12.9 -> 12.6, 12.2 s, side by side).
+    in 106), so a guess above it mostly buys a far-off False search (numeric jobs 6-9%
+    less time so).
 
-    The searches share one memo of the trump game (`game_memo`; one per search before:
-    numeric deals 0-19 and 20-39, six alternating pairs each, medians 7.74 -> 7.40 s and
-    6.97 -> 6.82 s, the shared memo faster in 10 of the 12 pairs). The root's ruff game
-    uses the worker's ruff memo `rmemo`, which the searches' ruff games use too (a fresh
-    memo of its own each solve before: 768 KiB of zeroed pages, and nothing shared; seed-
-    777 deals 0-19, numeric, the searches' game nodes 28.77 -> 25.13 million, run at the
-    same time 7.35, 7.77 -> 6.86, 6.54 s).
+    The searches share one memo of the trump game (`game_memo`). The root's ruff game
+    uses the worker's ruff memo `rmemo`, which the searches' ruff games use too: no
+    fresh 768 KiB of zeroed pages each solve, and values shared across solves (numeric
+    jobs 0.87 of the searches' game nodes).
     """
     gone = gone_of(hands)
     # np.int64, not a bare constant: numba compiles a callee once more for a literal
@@ -648,22 +684,17 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
     The defenders' cards near the top are probed (`search`'s `probe`: PROBE_NODES in the
     batch, a few nodes in the tests that exercise the budgets): where they can force a
     trick, the card that does it is often not the first the ordering tries, and the first
-    one's refutation can cost thousands of times more. Seed-777 deal 136, East's grand
-    misère: 38.3 million nodes, 20.9 million of them refuting North's duck at the first
-    trick, where overtaking forces the trick in 3,387 (with probing about 16 million in
-    all; 4.9 -> 2.8 s, its little misère 6.2 -> 5.2 s). `python -m bench.ab`, without
-    against with: misère of deals 0-199 32.77 -> 21.12 s (a first form of this code, which
-    kept a mask of finished cards instead of moving a given-up card last), of deals 0-39
-    2.90 -> 2.46 s; every job of deals 0-39 27.38 -> 27.18 s, of deals 100-199 38.49 ->
-    30.81 s."""
+    one's refutation can cost thousands of times more: in seed-777 deal 136, East's grand
+    misère, refuting North's duck at the first trick takes 20.9 million nodes, where
+    overtaking forces the trick in 3,387 (misère of deals 0-199: 0.64 of the time
+    with probing)."""
     if popcount(hands[leader]) == 0:
         return True
     winmask = 1 << declarer
     # need and trump as np.int64, not bare constants: numba typed them Literal[int](1)
     # and Literal[int](-1), and compiled a second copy of every callee taking the trump
-    # (quick_bounds, sure_tricks, _cash, side_takes_trick, the ruff game's entry); cold
-    # compile of the solver bench's probe 58.9 -> 54.9 s (numba's compile events),
-    # misère of seed-777 deals 0-199 1.002 of the time (`python -m bench.ab`, 3 rounds)
+    # (quick_bounds, sure_tricks, cash_runs, side_takes_trick, the ruff game's entry):
+    # 4 s of cold compile
     return not search(hands, leader, gone_of(hands), np.int64(1), np.int64(-1), 15 ^ winmask,
                       winmask, exact, classes, gen, moves, scores, np.zeros((1, 3), np.uint64),
                       probe)
@@ -700,11 +731,9 @@ def declarer_discards(hand):
     suit: keeping the lower card, the declarer plays it wherever it would have played the
     higher one (same suit, so the same plays are legal, R19), and every card that beat
     the higher one beats the lower one too (no trump in misère, R15, R20), so every trick
-    it would have lost it still loses, to the same hand, and play goes on alike. Before,
-    one card of each run of equivalent cards was tried (where the contract fails, each one
-    refuted in turn): misère of seed-777 deals 0-39 8.17 -> 5.62 million nodes, `python -m
-    bench.ab` 3.56 -> 2.45 s; deals 100-199 54.84 -> 54.43 million (deal 136, nearly all
-    of it, 49.69 -> 49.22 million, although its East now tries 4 discards, not 12)."""
+    it would have lost it still loses, to the same hand, and play goes on alike (against
+    one card of each run of equivalent cards, misère of seed-777 deals 0-39 0.69 of the
+    nodes)."""
     cand = U0
     for s in range(4):
         x = hand & SUIT_MASK[s]
@@ -726,12 +755,10 @@ def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, mo
     if k <= 1:
         return True  # nothing left to play: no trick can be taken
     # the declarer's discard (R17: optimal), one of `declarer_discards`: first the one
-    # that leaves it fewest places short of ducking every trick (kernels.dd_bounds.
-    # ducking_gaps), of those the highest rank. Highest ranks alone (before: the four
-    # slowest misères of seed-777 deals 0-39 took 47.9 -> 36.7 million nodes against
-    # lowest card ids first) tried deal 30 South's three failing discards before its one
-    # good one; with the gaps first, misère of deals 0-39 took 3.10, 3.37, 3.12 -> 2.97,
-    # 2.61, 2.42 s side by side, 200 deals 20.28, 19.71 -> 17.28, 17.62 s
+    # that leaves it fewest places short of ducking every trick (kernels.dd.misere.
+    # ducking_gaps), of those the highest rank (highest ranks alone try seed-777 deal 30
+    # South's three failing discards before its one good one; misère of 200 deals: 0.87
+    # of the time with the gaps first)
     cand = declarer_discards(h[declarer])
     while cand:
         c = -1

@@ -13,14 +13,14 @@ Python threads at once, each with its own transposition table, handing deals out
 threads finish earlier ones.
 
 The table is reused across every job of a deal (and across deals: entries are properties
-of positions alone, see kernels.dd_tt), so results never depend on the number of threads
+of positions alone, see kernels.dd.tt), so results never depend on the number of threads
 or on which thread solved which deal, only the time does. Each deal starts a new table
 generation, so the replacement policy prefers evicting earlier deals' entries.
 """
 
 import numpy as np
 
-from kernels.dd_search import (
+from kernels.dd.search import (
     MAX_MOVES,
     MAX_PLY,
     PROBE_NODES,
@@ -40,19 +40,15 @@ GUESS_UP = 1
 def partnership_guess(hands, seats, trump):
     """A first target for a partnership's tricks (`seats`, two seats): a linear estimate
     from the side's high-card points (ace 4, king 3, queen 2, jack 1) and, with a trump
-    suit, its trumps, plus GUESS_UP, within 1..13 (kernels.dd_search.solve_value steps
+    suit, its trumps, plus GUESS_UP, within 1..13 (kernels.dd.search.solve_value steps
     from it).
 
     Least squares on the solver bench's 500 bridge jobs: no trump, tricks = 0.499 hcp -
     4.02 (root-mean-square error 1.24 tricks); a trump suit, 0.365 hcp + 1.094 trumps -
     8.03 (1.13); written here as hcp / 2 - 4 and (4 hcp + 12 trumps - 88) / 11. With the
-    value itself as the first target the bench's jobs took 0.951 of the nodes of a first
-    target of 7 (the constant before the fortieth session), with one above it 0.919, one
-    below 1.048: a search that fails costs less than one that succeeds, so the guess
-    aims one high. With this estimate: 0.978 (GUESS_UP 0: 0.990); on 400 deals of
-    another seed the median job's nodes against DDS's own count went 1.16-1.29 ->
-    1.02-1.14 in the four suits, no trump unchanged (1.17 -> 1.16); the time of all 500
-    bridge jobs 0.998 (`python -m bench.ab`, 3 rounds)."""
+    value itself as the first target the bench's jobs take 0.951 of the nodes of a fixed
+    first target of 7, with one above it 0.919, one below 1.048: a search that fails
+    costs less than one that succeeds, so the guess aims one high (GUESS_UP)."""
     hcp = 0
     trumps = 0
     for q in range(4):
@@ -74,9 +70,9 @@ def partnership_guess(hands, seats, trump):
 def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot, rmemo,
                stats=None):
     """Run every job on deals first, first + step, ... with one table and one ruff-game memo
-    (`rmemo`, kernels.dd_search.search); results into `out`. `stats`, when given, is the
-    search's score buffer (kernels.dd_search.new_buffers), kept by the caller so that it
-    can read the profiling rows after (`python -m bench.nodes`); numba compiles the call
+    (`rmemo`, kernels.dd.search.search); results into `out`. `stats`, when given, is the
+    search's score buffer (kernels.dd.search.new_buffers), kept by the caller so that it
+    can read the profiling rows after (`python -m tools.nodes`); numba compiles the call
     without it with the test pruned away."""
     n = deals.shape[0]
     moves = np.zeros((MAX_PLY, MAX_MOVES), np.int64)
