@@ -9,7 +9,7 @@ SUIT_SYMBOLS = "♠♥♦♣"
 SEAT_LETTERS = "NESW"
 RANK_CHARS = "23456789TJQKA"
 _RANK_OF = {c: r for r, c in enumerate(RANK_CHARS)}
-_FULL = (1 << 52) - 1
+ALL_CARDS = (1 << 52) - 1  # R2: one bit per card of the 52
 
 
 class CardError(UserError, ValueError):
@@ -82,7 +82,7 @@ def parse_hand(text: str) -> int:
 def format_hand(mask) -> str:
     """PBN text of a hand mask, ranks high to low in each suit."""
     mask = int(mask)
-    if mask < 0 or mask & ~_FULL:
+    if mask < 0 or mask & ~ALL_CARDS:
         raise CardError(f"hand mask {mask:#x} has bits outside the 52 cards")
     return ".".join(
         "".join(RANK_CHARS[r] for r in range(12, -1, -1) if mask >> (13 * s + r) & 1)

@@ -13,13 +13,11 @@ import numbers
 import numpy as np
 
 from analyser import jit_notice
-from analyser.cards import SEAT_LETTERS, CardError, card_name, parse_hand, parse_seat
+from analyser.cards import ALL_CARDS, SEAT_LETTERS, CardError, card_name, parse_hand, parse_seat
 from analyser.errors import UserError
 from kernels import dealing as _k
 from kernels import preference as _pref
 from kernels.rng import root_key
-
-_FULL = (1 << 52) - 1
 
 
 class DealError(UserError, ValueError):
@@ -53,7 +51,7 @@ def _mask(hand, what: str) -> int:
     if isinstance(hand, bool) or not isinstance(hand, numbers.Integral):
         raise CardError(f"{what} must be a card mask or PBN text, got {type(hand).__name__}")
     mask = int(hand)
-    if mask < 0 or mask & ~_FULL:
+    if mask < 0 or mask & ~ALL_CARDS:
         raise CardError(f"{what} mask {mask:#x} has bits outside the 52 cards")
     return mask
 

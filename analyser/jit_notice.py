@@ -14,10 +14,11 @@ import sys
 from pathlib import Path
 
 MESSAGE = "compiling kernels, first use only (about 2 minutes)..."
-# kernel modules whose entry points each command calls (dealing, and the solver's batch)
+# kernel modules (paths under kernels/, without .py) whose entry points each command calls:
+# dealing, and the solver's batch
 KERNEL_MODULES = {
-    "run": ("dealing", "dd_batch"),
-    "hand": ("dealing", "dd_batch"),
+    "run": ("dealing", "dd/batch"),
+    "hand": ("dealing", "dd/batch"),
     "shapes": ("dealing",),
 }
 
@@ -36,13 +37,21 @@ def cache_folder() -> Path:
 def is_cold(folder, modules=()) -> bool:
     """Whether `folder` holds no cached kernel at all, or none of one of `modules`.
 
-    numba's index files are named `<module>.<function>-<line>.py<version>.nbi`.
+    numba keeps each source folder's index files in a subfolder named after the source
+    folder (`kernels_<hash>` for kernels/, `dd_<hash>` for kernels/dd/), each file named
+    `<module>.<function>-<line>.py<version>.nbi`; a module "dd/batch" is found as
+    `dd_<hash>/batch.*.nbi`, a module "dealing" as `kernels_<hash>/dealing.*.nbi`.
     """
     folder = Path(folder)
-    names = [p.name for p in folder.rglob("*.nbi")] if folder.is_dir() else []
-    if not names:
+    found = set()
+    if folder.is_dir():
+        for path in folder.rglob("*.nbi"):
+            package = path.parent.name.rsplit("_", 1)[0]
+            found.add(f"{'' if package == 'kernels' else package + '/'}"
+                      f"{path.name.split('.', 1)[0]}")
+    if not found:
         return True
-    return any(not any(name.startswith(module + ".") for name in names) for module in modules)
+    return any(module not in found for module in modules)
 
 
 def arm(command: str) -> None:

@@ -15,13 +15,12 @@ from fractions import Fraction
 import numpy as np
 
 from analyser.cards import CardError, parse_seat
+from analyser.constants import ANTE, MAX_POOL
 from analyser.contracts import contract_of, is_numeric, tricks_needed
 from analyser.payments import payment
 
 START_BALANCE = 1000  # R7
-ANTE = 10  # R7, R30: each player's stake in a new pool
 MISDEAL_FINE = 10  # R22
-POOL_CAP = 250  # R30
 SESSION_TOTAL = 4 * START_BALANCE  # R8
 
 
@@ -59,13 +58,13 @@ class Ledger:
     @property
     def pools(self) -> tuple:
         """(number of full pools, amount of the partial pool) (R30)."""
-        full = int(self._pool_total // POOL_CAP)
-        return full, self._pool_total - full * POOL_CAP
+        full = int(self._pool_total // MAX_POOL)
+        return full, self._pool_total - full * MAX_POOL
 
     @property
     def active_pool(self) -> Fraction:
         """The pool a contract plays for: a full pool if any exists, else the partial (R30)."""
-        return min(self._pool_total, Fraction(POOL_CAP))
+        return min(self._pool_total, Fraction(MAX_POOL))
 
     @property
     def total(self) -> Fraction:
@@ -211,4 +210,4 @@ class Ledger:
             )
 
 
-__all__ = ["Ledger", "START_BALANCE", "ANTE", "MISDEAL_FINE", "POOL_CAP", "SESSION_TOTAL"]
+__all__ = ["Ledger", "START_BALANCE", "MISDEAL_FINE", "SESSION_TOTAL"]

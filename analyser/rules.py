@@ -6,13 +6,11 @@ kernels in kernels/rules.py and kernels/playout.py.
 
 import numpy as np
 
-from analyser.cards import CardError, parse_seat, parse_suit
+from analyser.cards import ALL_CARDS, CardError, parse_seat, parse_suit
 from kernels import playout as _playout
 from kernels import rules as _rules
 from kernels.policies import POLICY_IDS
 from kernels.rng import root_key
-
-_FULL = (1 << 52) - 1
 
 
 def _hand_mask(hand, field="hand") -> int:
@@ -20,7 +18,7 @@ def _hand_mask(hand, field="hand") -> int:
     if isinstance(hand, bool) or not isinstance(hand, (int, np.integer)):
         raise CardError(f"{field} must be an integer card mask, got {type(hand).__name__}")
     mask = int(hand)
-    if mask < 0 or mask & ~_FULL:
+    if mask < 0 or mask & ~ALL_CARDS:
         raise CardError(f"{field} mask {mask:#x} has bits outside the 52 cards")
     return mask
 
@@ -93,8 +91,8 @@ def _check_deals(deals) -> np.ndarray:
     arr = np.ascontiguousarray(arr)
     if arr.size == 0:
         return arr
-    if np.any(arr & ~np.uint64(_FULL)):
-        row = int(np.nonzero(np.any(arr & ~np.uint64(_FULL), axis=1))[0][0])
+    if np.any(arr & ~np.uint64(ALL_CARDS)):
+        row = int(np.nonzero(np.any(arr & ~np.uint64(ALL_CARDS), axis=1))[0][0])
         raise CardError(f"deals[{row}] has bits outside the 52 cards")
     union = arr[:, 0] | arr[:, 1] | arr[:, 2] | arr[:, 3]
     counts = np.bitwise_count(arr)

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from analyser.cards import CardError, parse_seat, parse_suit
+from analyser.cards import ALL_CARDS, CardError, parse_seat, parse_suit
 from kernels.dd.batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
 from kernels.dd.ruff_game import RUFF_CUT_MEMO, new_ruff_memo
 from kernels.dd.tt import aligned_zeros, new_table, new_tables
@@ -33,7 +33,6 @@ __all__ = [
 # R17: defender discard policies for little misère, name -> kernel id
 DEFENDER_DISCARDS = {"highest": 0}
 
-_FULL = (1 << 52) - 1
 # Transposition-table memory: per table, and at most per process (all tables together).
 _TABLE_MIB = 128
 _PROCESS_MIB = 1024
@@ -193,7 +192,7 @@ def _check_hands(hands, field="deal"):
     """Raise unless `hands` are 4 disjoint masks of equally many (1..13) cards."""
     seen = 0
     for seat, h in enumerate(hands):
-        if h < 0 or h & ~_FULL:
+        if h < 0 or h & ~ALL_CARDS:
             raise SolverInputError(f"{field}: hand {seat} has bits outside the 52 cards")
         if seen & h:
             raise SolverInputError(f"{field}: hands overlap (hand {seat} repeats a card)")
@@ -324,9 +323,8 @@ def solve_deals(deals, leader, defender_discard="highest"):
     The Boston analysis (analyser.pipeline) needs both, and one batch keeps every worker
     busy to its end: misère jobs are heavy-tailed (a few take seconds), and with two calls
     the second could not start until the first's slowest job was done, while here the
-    other workers go on with the numeric jobs of later deals. Seed-777 deals 0-39 on 2
-    threads, three alternating pairs: 9.64, 10.06, 9.65 s as two calls against 8.71, 8.17,
-    8.06 s as one (BENCHMARKS.md, twentieth session).
+    other workers go on with the numeric jobs of later deals (seed-777 deals 0-39 on 2
+    threads: 9.6-10.1 s as two calls, 8.1-8.7 s as one).
     """
     arr = _deals(deals)
     ld = _field_seat(leader, "leader")

@@ -68,8 +68,27 @@ def test_a_cache_lacking_one_of_the_commands_kernel_modules_is_cold(tmp_path):
     assert not jit_notice.is_cold(tmp_path)
     assert not jit_notice.is_cold(tmp_path, jit_notice.KERNEL_MODULES["shapes"])
     assert jit_notice.is_cold(tmp_path, jit_notice.KERNEL_MODULES["run"])  # no solver yet
-    (tmp_path / "kernels_abc" / "dd_batch.solve_jobs-40.py311.nbi").write_bytes(b"")
+    (tmp_path / "kernels_abc" / "batch.solve_jobs-40.py311.nbi").write_bytes(b"")
+    assert jit_notice.is_cold(tmp_path, jit_notice.KERNEL_MODULES["run"])  # not the solver's
+    (tmp_path / "dd_def").mkdir()
+    (tmp_path / "dd_def" / "batch.solve_jobs-40.py311.nbi").write_bytes(b"")
     assert not jit_notice.is_cold(tmp_path, jit_notice.KERNEL_MODULES["run"])
+
+
+def test_every_module_the_notice_looks_for_is_a_kernel_module():
+    kernels = ROOT / "kernels"
+    for modules in jit_notice.KERNEL_MODULES.values():
+        for module in modules:
+            assert (kernels / f"{module}.py").is_file(), module
+
+
+def test_a_warm_cache_gives_no_notice():
+    """Once `hand` has run in this process's cache, its kernels are found there."""
+    import analyser
+    from analyser.solver import solve_deals
+
+    solve_deals(analyser.deal_random(1, 0), 0)
+    assert not jit_notice.is_cold(jit_notice.cache_folder(), jit_notice.KERNEL_MODULES["hand"])
 
 
 def test_the_cache_folder_is_the_kernels_own():
@@ -112,6 +131,7 @@ def test_a_command_announces_a_cold_cache_before_its_kernels_run(tmp_path, monke
     monkeypatch.setattr(jit_notice, "cache_folder", lambda: tmp_path)  # an empty cache
     assert main("shapes", "--deals", 3) == 0
     assert capsys.readouterr().err == jit_notice.MESSAGE + "\n"
-    (tmp_path / "dealing.deal_batch_into-1.py311.nbi").write_bytes(b"")
+    (tmp_path / "kernels_abc").mkdir()
+    (tmp_path / "kernels_abc" / "dealing.deal_batch_into-1.py311.nbi").write_bytes(b"")
     assert main("shapes", "--deals", 3) == 0
     assert capsys.readouterr().err == ""
