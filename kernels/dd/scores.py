@@ -116,6 +116,24 @@ def _window(hands, leader, prefix, nplayed, trump, maxmask, winmask, rmemo):
 
 
 @njit
+def _setup(hands, trick, nplayed, declarer, goal):
+    """(misère, trump, maxmask, winmask, prefix, gone) of a position: the search's seat
+    masks (kernels.dd.search.search), the trick's cards as a (4,) int64 prefix, and the
+    cards out of play: neither held nor on the table (cards on the table still split
+    runs of equivalent cards)."""
+    misere = goal == GOAL_MISERE
+    trump = NO_TRUMP if misere else goal
+    winmask = 1 << declarer
+    maxmask = (15 ^ winmask) if misere else winmask
+    prefix = np.zeros(4, np.int64)
+    on_table = U0
+    for i in range(nplayed):
+        prefix[i] = trick[i]
+        on_table |= bit(trick[i])
+    return misere, trump, maxmask, winmask, prefix, gone_of(hands) & ~on_table & FULL_DECK
+
+
+@njit
 def _fill_run(out, legal, gone, c, val):
     """Score `val` for card c and the legal cards equivalent to it above it (its run)."""
     out[c] = val
@@ -149,17 +167,8 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
     p = (leader + nplayed) & 3
     if hands[p] == U0:
         return -1
-    misere = goal == GOAL_MISERE
-    trump = NO_TRUMP if misere else goal
-    winmask = 1 << declarer
-    maxmask = (15 ^ winmask) if misere else winmask
-    prefix = np.zeros(4, np.int64)
-    on_table = U0
-    for i in range(nplayed):
-        prefix[i] = trick[i]
-        on_table |= bit(trick[i])
-    # out of play: neither held nor on the table (cards on the table still split runs)
-    gone = gone_of(hands) & ~on_table & FULL_DECK
+    misere, trump, maxmask, winmask, prefix, gone = _setup(hands, trick, nplayed, declarer,
+                                                           goal)
     legal = legal_moves(hands[p], prefix, nplayed)
     runs = sequence_bottoms(legal, gone)
     memo = game_memo(trump, maxmask, winmask)
@@ -236,3 +245,19 @@ def score_cards_batch(hands, leader, trick, nplayed, declarer, goal, exact, clas
             h[q] = hands[i, q]
         values[i] = score_cards(h, leader, trick, nplayed, declarer, goal, exact, classes, gen,
                                 moves, scores, rmemo, out[i])
+
+
+@njit
+def reach_position(hands, leader, trick, nplayed, declarer, goal, target, exact, classes, gen,
+                   moves, scores, rmemo):
+    """Whether the declarer can be sure of at least `target` more tricks, the current
+    one included (numeric goal), or of taking no trick (GOAL_MISERE, `target` unused),
+    from the position; the arguments as `score_cards`'s."""
+    misere, trump, maxmask, winmask, prefix, gone = _setup(hands, trick, nplayed, declarer,
+                                                           goal)
+    memo = game_memo(trump, maxmask, winmask)
+    if misere:
+        return not _reaches(hands, leader, prefix, nplayed, gone, np.int64(1), trump, maxmask,
+                            winmask, exact, classes, gen, moves, scores, rmemo, memo, True)
+    return _reaches(hands, leader, prefix, nplayed, gone, np.int64(target), trump, maxmask,
+                    winmask, exact, classes, gen, moves, scores, rmemo, memo, False)
