@@ -230,18 +230,23 @@ def _deal(deal):
     return np.array(hands, dtype=np.uint64)
 
 
-def _deals(deals):
-    """Validated (n, 4) uint64 copy of a batch of deals."""
-    arr = np.asarray(deals)
+def _mask_rows(rows, field):
+    """(n, 4) uint64 copy of rows of four hand masks, their values unchecked."""
+    arr = np.asarray(rows)
     if arr.ndim != 2 or arr.shape[1] != 4:
-        raise SolverInputError(f"deals: expected shape (n, 4), got {arr.shape}")
+        raise SolverInputError(f"{field}: expected shape (n, 4), got {arr.shape}")
     if arr.dtype != np.uint64:
         if not np.issubdtype(arr.dtype, np.integer) or (arr.size and arr.min() < 0):
-            raise SolverInputError("deals: hands must be non-negative integer masks")
-        arr = arr.astype(np.uint64)
+            raise SolverInputError(f"{field}: hands must be non-negative integer masks")
+    return np.ascontiguousarray(arr, dtype=np.uint64)
+
+
+def _deals(deals):
+    """Validated (n, 4) uint64 copy of a batch of deals."""
+    arr = _mask_rows(deals, "deals")
     for i in range(arr.shape[0]):
         _check_hands([int(h) for h in arr[i]], field=f"deals[{i}]")
-    return np.ascontiguousarray(arr, dtype=np.uint64)
+    return arr
 
 
 def _policy(defender_discard):
@@ -484,13 +489,7 @@ def dd_scores_batch(hands, declarer, goal, leader, trick=()) -> np.ndarray:
     the player to move, NO_CARD (-1) for every other card. One transposition table serves
     the whole batch (its entries hold for every position of one goal and declarer)."""
     d, g, ld, cards, tr = _position(declarer, goal, leader, trick)
-    arr = np.asarray(hands)
-    if arr.ndim != 2 or arr.shape[1] != 4:
-        raise SolverInputError(f"hands: expected shape (n, 4), got {arr.shape}")
-    if arr.dtype != np.uint64:
-        if not np.issubdtype(arr.dtype, np.integer) or (arr.size and arr.min() < 0):
-            raise SolverInputError("hands: hands must be non-negative integer masks")
-    arr = np.ascontiguousarray(arr, dtype=np.uint64)
+    arr = _mask_rows(hands, "hands")
     for i in range(arr.shape[0]):
         _check_position([int(h) for h in arr[i]], ld, cards, field=f"hands[{i}]")
     out = np.zeros((arr.shape[0], 52), np.int8)
