@@ -145,6 +145,42 @@ def _fill_run(out, legal, gone, c, val):
 
 
 @njit
+def _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact, classes, gen,
+           moves, scores, rmemo, memo):
+    """The declarer's tricks from a position (numeric goal): target searches stepped from
+    `_window`'s guess, up after a yes, down after a no."""
+    lo, hi, guess = _window(hands, leader, prefix, nplayed, trump, maxmask, winmask, rmemo)
+    t = min(max(guess, lo + 1), hi)
+    while lo < hi:
+        if _reaches(hands, leader, prefix, nplayed, gone, t, trump, maxmask, winmask, exact,
+                    classes, gen, moves, scores, rmemo, memo, False):
+            lo = t
+            t = lo + 1
+        else:
+            hi = t - 1
+            t = hi
+    return lo
+
+
+@njit
+def position_value(hands, leader, trick, nplayed, declarer, goal, exact, classes, gen, moves,
+                   scores, rmemo):
+    """The position's value alone, as `score_cards` returns it (its best card's score),
+    without scoring each card; the arguments as `score_cards`'s."""
+    if hands[(leader + nplayed) & 3] == U0:
+        return -1
+    misere, trump, maxmask, winmask, prefix, gone = _setup(hands, trick, nplayed, declarer,
+                                                           goal)
+    memo = game_memo(trump, maxmask, winmask)
+    if misere:
+        return 0 if _reaches(hands, leader, prefix, nplayed, gone, np.int64(1), trump, maxmask,
+                             winmask, exact, classes, gen, moves, scores, rmemo, memo,
+                             True) else 1
+    return _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact, classes,
+                  gen, moves, scores, rmemo, memo)
+
+
+@njit
 def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, gen, moves,
                 scores, rmemo, out):
     """Score every card of the player to move into `out` (52,) (any integer dtype): its
@@ -193,18 +229,8 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
             _fill_run(out, legal, gone, c, val)
             best = min(best, val) if p_max else max(best, val)
         return best
-    lo, hi, guess = _window(hands, leader, prefix, nplayed, trump, maxmask, winmask, rmemo)
-    # the position's value: target searches stepped from the guess
-    t = min(max(guess, lo + 1), hi)
-    while lo < hi:
-        if _reaches(hands, leader, prefix, nplayed, gone, t, trump, maxmask, winmask, exact,
-                    classes, gen, moves, scores, rmemo, memo, False):
-            lo = t
-            t = lo + 1
-        else:
-            hi = t - 1
-            t = hi
-    value = lo
+    value = _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact,
+                   classes, gen, moves, scores, rmemo, memo)
     left = popcount(hands[p])
     rest = runs
     while rest != U0:
