@@ -44,16 +44,21 @@ from kernels.dd.search import (
     game_memo,
     gone_of,
     lone_games,
+    refuted_relevance,
     search_memo,
+    trick_relevance,
 )
 from kernels.dd.state import (
     FULL_DECK,
+    SUIT_MASK,
     U0,
+    U1,
     bit,
+    current_winner_trump,
     legal_moves,
     run_above,
     sequence_bottoms,
-    trick_winner,
+    suit_of,
 )
 from kernels.dd.sure_tricks import quick_bounds
 from kernels.jit import njit
@@ -71,26 +76,34 @@ def new_score_work():
 
 @njit
 def _reaches(hands, leader, prefix, k, gone, need, trump, maxmask, winmask, exact, classes,
-             gen, moves, scores, rmemo, memo, misere):
+             gen, moves, scores, rmemo, memo, misere, rel):
     """Whether the maximising seats can make `winmask` take `need` tricks from the
     position with the first `k` (0..4) cards of `prefix` on the table, counting this
     trick (0: a trick boundary). A complete trick is settled here and the search starts
-    at the next boundary; `hands` is left as it was."""
+    at the next boundary; `hands` is left as it was. `rel[0]` receives the relevance of
+    the answer (kernels.dd.search.search: the cards it rests on)."""
+    rel[0] = U0
+    trel = U0
     if k == 4:
-        w = trick_winner(prefix, leader, trump)
+        wi = current_winner_trump(prefix, 4, trump)
+        trel = trick_relevance(prefix, wi)
+        w = (leader + wi) & 3
         need -= (winmask >> w) & 1
         gone = gone | bit(prefix[0]) | bit(prefix[1]) | bit(prefix[2]) | bit(prefix[3])
         leader = w
         k = 0
     if need <= 0:
-        return True
-    if need > popcount(hands[(leader + k) & 3]):  # the tricks left, this one included
-        return False
-    if misere:
-        return search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes,
-                           gen, moves, scores, rmemo, memo, np.int64(PROBE_NODES), prefix, k)
-    return search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
-                       moves, scores, rmemo, memo, None, prefix, k)
+        v = True
+    elif need > popcount(hands[(leader + k) & 3]):  # the tricks left, this one included
+        v = False
+    elif misere:
+        v = search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes,
+                        gen, moves, scores, rmemo, memo, np.int64(PROBE_NODES), prefix, k, rel)
+    else:
+        v = search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
+                        moves, scores, rmemo, memo, None, prefix, k, rel)
+    rel[0] |= trel
+    return v
 
 
 @njit
@@ -134,6 +147,20 @@ def _setup(hands, trick, nplayed, declarer, goal):
 
 
 @njit
+def _same_value(legal, gone, c, d, crel):
+    """Whether card d, of the suit of card c (searched, its searches resting on `crel`),
+    has c's value without a search: both lie below every card of the suit that `crel`
+    names and no card of d's run is named, so the positions after either card agree on
+    every card the value rests on (the search's own skip, kernels.dd.search._next_card;
+    a value is fixed by the answers at two targets, which agree)."""
+    sm = SUIT_MASK[suit_of(c)]
+    rs = crel & sm
+    small = sm if rs == U0 else ((rs & (U0 - rs)) - U1) & sm
+    return (bit(c) & small) != U0 and (bit(d) & small) != U0 and (
+        crel & run_above(legal, d, gone)) == U0
+
+
+@njit
 def _fill_run(out, legal, gone, c, val):
     """Score `val` for card c and the legal cards equivalent to it above it (its run)."""
     out[c] = val
@@ -150,10 +177,11 @@ def _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact,
     """The declarer's tricks from a position (numeric goal): target searches stepped from
     `_window`'s guess, up after a yes, down after a no."""
     lo, hi, guess = _window(hands, leader, prefix, nplayed, trump, maxmask, winmask, rmemo)
+    rel = np.zeros(1, np.uint64)
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
         if _reaches(hands, leader, prefix, nplayed, gone, t, trump, maxmask, winmask, exact,
-                    classes, gen, moves, scores, rmemo, memo, False):
+                    classes, gen, moves, scores, rmemo, memo, False, rel):
             lo = t
             t = lo + 1
         else:
@@ -174,8 +202,8 @@ def position_value(hands, leader, trick, nplayed, declarer, goal, exact, classes
     memo = game_memo(trump, maxmask, winmask)
     if misere:
         return 0 if _reaches(hands, leader, prefix, nplayed, gone, np.int64(1), trump, maxmask,
-                             winmask, exact, classes, gen, moves, scores, rmemo, memo,
-                             True) else 1
+                             winmask, exact, classes, gen, moves, scores, rmemo, memo, True,
+                             np.zeros(1, np.uint64)) else 1
     return _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact, classes,
                   gen, moves, scores, rmemo, memo)
 
@@ -210,50 +238,66 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
     memo = game_memo(trump, maxmask, winmask)
     # the player to move wants the searches' answers yes (the maximising seats)
     p_max = ((maxmask >> p) & 1) == 1
+    value = -1  # misère: the best card's, found below
+    if not misere:
+        value = _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact,
+                       classes, gen, moves, scores, rmemo, memo)
+    left = popcount(hands[p])
     k = nplayed + 1
+    rel = np.zeros(1, np.uint64)
+    # per suit: the last card searched, its value and the relevance of its searches
+    last = np.full(4, -1, np.int64)
+    last_val = np.zeros(4, np.int64)
+    last_rel = np.zeros(4, np.uint64)
+    rest = runs
+    while rest != U0:
+        c = trailing_zeros(rest)  # lowest first, so that small cards meet a lower one
+        rest ^= bit(c)
+        s = suit_of(c)
+        if last[s] >= 0 and _same_value(legal, gone, last[s], c, last_rel[s]):
+            _fill_run(out, legal, gone, c, last_val[s])
+            continue
+        hands[p] ^= bit(c)
+        prefix[nplayed] = c
+        crel = U0
+        if misere:
+            # can the defenders force a trick on the declarer?
+            forced = _reaches(hands, leader, prefix, k, gone, np.int64(1), trump, maxmask,
+                              winmask, exact, classes, gen, moves, scores, rmemo, memo, True,
+                              rel)
+            crel = rel[0]
+            val = 0 if forced else 1
+        else:
+            # the card's value lies in [clo, chi]: at most the position's for the
+            # maximising seat, at least it for the other side
+            clo = 0 if p_max else value
+            chi = value if p_max else left
+            t = value if p_max else value + 1
+            t = min(max(t, clo + 1), chi)
+            while clo < chi:
+                if _reaches(hands, leader, prefix, k, gone, t, trump, maxmask, winmask, exact,
+                            classes, gen, moves, scores, rmemo, memo, False, rel):
+                    clo = t
+                    t = clo + 1
+                else:
+                    chi = t - 1
+                    t = chi
+                crel |= rel[0]
+            val = clo
+        hands[p] ^= bit(c)
+        _fill_run(out, legal, gone, c, val)
+        last[s] = c
+        last_val[s] = val
+        last_rel[s] = refuted_relevance(crel, legal, c, gone)
     if misere:
-        # one search per run: can the defenders force a trick on the declarer? The
-        # position's value is the best card's for the player to move: the declarer keeps
-        # the misère with one good card, the defenders beat it with one
-        best = 1 if p_max else 0
+        # the best card's for the player to move: the declarer keeps the misère with one
+        # good card, the defenders beat it with one
+        value = 1 if p_max else 0
         rest = runs
         while rest != U0:
             c = trailing_zeros(rest)
             rest ^= bit(c)
-            hands[p] ^= bit(c)
-            prefix[nplayed] = c
-            forced = _reaches(hands, leader, prefix, k, gone, np.int64(1), trump, maxmask,
-                              winmask, exact, classes, gen, moves, scores, rmemo, memo, True)
-            hands[p] ^= bit(c)
-            val = 0 if forced else 1
-            _fill_run(out, legal, gone, c, val)
-            best = min(best, val) if p_max else max(best, val)
-        return best
-    value = _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact,
-                   classes, gen, moves, scores, rmemo, memo)
-    left = popcount(hands[p])
-    rest = runs
-    while rest != U0:
-        c = trailing_zeros(rest)
-        rest ^= bit(c)
-        hands[p] ^= bit(c)
-        prefix[nplayed] = c
-        # the card's value lies in [clo, chi]: at most the position's for the maximising
-        # seat, at least it for the other side
-        clo = 0 if p_max else value
-        chi = value if p_max else left
-        t = value if p_max else value + 1
-        t = min(max(t, clo + 1), chi)
-        while clo < chi:
-            if _reaches(hands, leader, prefix, k, gone, t, trump, maxmask, winmask, exact,
-                        classes, gen, moves, scores, rmemo, memo, False):
-                clo = t
-                t = clo + 1
-            else:
-                chi = t - 1
-                t = chi
-        hands[p] ^= bit(c)
-        _fill_run(out, legal, gone, c, clo)
+            value = min(value, out[c]) if p_max else max(value, out[c])
     return value
 
 
@@ -284,6 +328,8 @@ def reach_position(hands, leader, trick, nplayed, declarer, goal, target, exact,
     memo = game_memo(trump, maxmask, winmask)
     if misere:
         return not _reaches(hands, leader, prefix, nplayed, gone, np.int64(1), trump, maxmask,
-                            winmask, exact, classes, gen, moves, scores, rmemo, memo, True)
+                            winmask, exact, classes, gen, moves, scores, rmemo, memo, True,
+                            np.zeros(1, np.uint64))
     return _reaches(hands, leader, prefix, nplayed, gone, np.int64(target), trump, maxmask,
-                    winmask, exact, classes, gen, moves, scores, rmemo, memo, False)
+                    winmask, exact, classes, gen, moves, scores, rmemo, memo, False,
+                    np.zeros(1, np.uint64))

@@ -208,14 +208,15 @@ def game_memo(trump, maxmask, winmask):
 
 @njit
 def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
-                scores, rmemo, memo, probe, prefix=None, nprefix=0):
+                scores, rmemo, memo, probe, prefix=None, nprefix=0, root_rel=None):
     """`search` with the lone seat's game memo given (`game_memo`), so that the
     searches of one solve share it.
 
     With `prefix` (int64 card ids), the search starts inside a trick: `leader` led it and
     its first `nprefix` cards (0..3) are on the table, out of their owners' hands and not
     in `gone`; `need` counts this trick (kernels.dd.scores). Without it (None) numba
-    compiles the trick-boundary search alone."""
+    compiles the trick-boundary search alone. `root_rel` (uint64 (1,)), when given,
+    receives the relevance of the answer (the cards it rests on, see `search`)."""
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
     # count when it began, the lead that last cut off at this trick anywhere in the search
     # (the killer, kernels.dd.moves.order_moves), 1 when the class half of the table
@@ -231,7 +232,7 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
               np.zeros((3, MAX_PLY), np.int64))
     games = (new_trump_work(), new_ruff_work(), new_misere_work())
     return _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
-                   moves, scores, rmemo, memo, stacks, games, probe, prefix, nprefix)
+                   moves, scores, rmemo, memo, stacks, games, probe, prefix, nprefix, root_rel)
 
 
 @njit(inline="always", **NO_REFCOUNT)
@@ -399,9 +400,10 @@ def _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply, v, vrel
 
 @njit(**NO_REFCOUNT)  # the hot loop: no atomic reference counts (kernels.jit)
 def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
-            scores, rmemo, memo, stacks, games, probe, prefix, nprefix):
+            scores, rmemo, memo, stacks, games, probe, prefix, nprefix, root_rel):
     """`search` on the arrays it allocated: the game's `memo`, the search's `stacks`
-    and the games' scratch arrays (`games`); a trick `prefix` as in `search_memo`."""
+    and the games' scratch arrays (`games`); a trick `prefix` and `root_rel` as in
+    `search_memo`."""
     tricks, per_trick, keys, per_ply, moves_at = stacks
     leaders, needs, best, started = per_trick[0], per_trick[1], per_trick[2], per_trick[3]
     killers = per_trick[4]
@@ -631,6 +633,8 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
         if ply == root:
             if COUNT_NODES:
                 scores[STATS_ROW, 12] += wasted
+            if root_rel is not None:
+                root_rel[0] = vrel
             return v
         mode = _CHILD
         ply, vrel = _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply - 1, v,
