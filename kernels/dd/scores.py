@@ -177,16 +177,28 @@ def _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact,
     """The declarer's tricks from a position (numeric goal): target searches stepped from
     `_window`'s guess, up after a yes, down after a no."""
     lo, hi, guess = _window(hands, leader, prefix, nplayed, trump, maxmask, winmask, rmemo)
-    rel = np.zeros(1, np.uint64)
-    t = min(max(guess, lo + 1), hi)
+    return _stepped(hands, leader, prefix, nplayed, gone, lo, hi, guess, trump, maxmask, winmask,
+                    exact, classes, gen, moves, scores, rmemo, memo, np.zeros(1, np.uint64))
+
+
+@njit
+def _stepped(hands, leader, prefix, k, gone, lo, hi, t, trump, maxmask, winmask, exact,
+             classes, gen, moves, scores, rmemo, memo, rel):
+    """The declarer's tricks (numeric goal) from the position of `_reaches`, known to lie
+    in [lo, hi]: target searches from `t` (clamped into the window), up after a yes, down
+    after a no. `rel[0]` receives the union of their relevance."""
+    t = min(max(t, lo + 1), hi)
+    crel = U0
     while lo < hi:
-        if _reaches(hands, leader, prefix, nplayed, gone, t, trump, maxmask, winmask, exact,
-                    classes, gen, moves, scores, rmemo, memo, False, rel):
+        if _reaches(hands, leader, prefix, k, gone, t, trump, maxmask, winmask, exact, classes,
+                    gen, moves, scores, rmemo, memo, False, rel):
             lo = t
             t = lo + 1
         else:
             hi = t - 1
             t = hi
+        crel |= rel[0]
+    rel[0] = crel
     return lo
 
 
@@ -268,22 +280,17 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
             crel = rel[0]
             val = 0 if forced else 1
         else:
-            # the card's value lies in [clo, chi]: at most the position's for the
-            # maximising seat, at least it for the other side
-            clo = 0 if p_max else value
-            chi = value if p_max else left
-            t = value if p_max else value + 1
-            t = min(max(t, clo + 1), chi)
-            while clo < chi:
-                if _reaches(hands, leader, prefix, k, gone, t, trump, maxmask, winmask, exact,
-                            classes, gen, moves, scores, rmemo, memo, False, rel):
-                    clo = t
-                    t = clo + 1
-                else:
-                    chi = t - 1
-                    t = chi
-                crel |= rel[0]
-            val = clo
+            # the card's value lies at most at the position's for the maximising seat,
+            # at least at it for the other side; the first target is where it most
+            # likely lies
+            if p_max:
+                val = _stepped(hands, leader, prefix, k, gone, 0, value, value, trump, maxmask,
+                               winmask, exact, classes, gen, moves, scores, rmemo, memo, rel)
+            else:
+                val = _stepped(hands, leader, prefix, k, gone, value, left, value + 1, trump,
+                               maxmask, winmask, exact, classes, gen, moves, scores, rmemo,
+                               memo, rel)
+            crel = rel[0]
         hands[p] ^= bit(c)
         _fill_run(out, legal, gone, c, val)
         last[s] = c
