@@ -19,7 +19,8 @@ maximising the declarer's tricks takes V with its best card, so a card of that s
 asked first whether it reaches V (yes: its value is V); a minimising seat's card first
 whether it reaches V + 1 (no: V). Only a card worse than the best steps further. Each
 card of a run of equivalent cards (kernels.dd.state) takes its run's value from one
-search. Every search shares the caller's transposition table, so the cards' searches
+search, and a card below every card of its suit that a lower card's searches rested on
+takes that card's value (`_same_value`). Every search shares the caller's transposition table, so the cards' searches
 reuse the position's.
 
 The searches start inside the trick (kernels.dd.search.search_memo's trick prefix); a
