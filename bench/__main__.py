@@ -64,6 +64,13 @@ BENCHMARKS = {
         "play) in hands/s on 1 and 2 threads.",
         "2,000,000 hands/s per core.",
     ),
+    "scores": (
+        "scoring every card (real play)",
+        "`score_cards` (every card's double-dummy value) against the single-value solve of "
+        "the same position, side by side, on random full deals: a numeric contract and a "
+        "grand misère, at the first lead and at the second hand.",
+        "scoring every card at most 2x the single-value solve (median ratio per position).",
+    ),
 }
 
 HEADER = """# Benchmarks
@@ -108,6 +115,8 @@ _RESULTS = {
     "dealing": (re.compile(r"^\| kernel deal_random \| 1 \| [\d,]+ \| ([\d,]+) \| [\d.]+ \| "
                            r"([\d.]+) \|", re.M),
                 "`deal_random` {0} deals per CPU-second, {1}x the baseline"),
+    "scores": (re.compile(r"median ratio ([\d.]+) at most"),
+               "every card at most {0}x the single value (median)"),
     "playout": (re.compile(r"^\| trick counts \| 1 \| [\d,]+ \| [\d,]+ \| ([\d,]+) \|", re.M),
                 "{0} hands per CPU-second"),
 }
