@@ -210,7 +210,8 @@ def _dd_declarer_discard(hands, declarer, leader):
 
 def _equivalence_classes(hand, legal, gone):
     """Legal cards grouped by double-dummy equivalence as `hand`'s owner sees it: cards of
-    one suit with only its own or played (`gone`) cards between them. Lowest first."""
+    one suit with only its own cards or cards of completed tricks (`gone`) between them.
+    Lowest first."""
     classes = []
     for card in _cards(legal):
         if classes:
@@ -272,7 +273,8 @@ def _world_weights(worlds, table: _Hand, seat, options):
 
 def _real_card(table: _Hand, seat, leader, trick, legal, seed_key, options):
     """The PIMC choice of `seat` from its own view (module docstring)."""
-    gone = sum(1 << c for _, c in table.history)
+    done = len(table.history) - len(trick)  # cards of completed tricks (the trick's still count)
+    gone = sum(1 << c for _, c in table.history[:done])
     classes = _equivalence_classes(table.hands[seat], legal, gone)
     if len(classes) == 1:
         return classes[0][0]  # forced, or every legal card equivalent in every world
@@ -303,9 +305,11 @@ def _real_card(table: _Hand, seat, leader, trick, legal, seed_key, options):
                                                                  side):
             used = stop
             break
-    w = weights[:used] / weights[:used].sum()
-    chance = side * (w @ success[:used])
-    expected = side * (w @ tricks[:used])
+    # weighted totals, not averages, each exactly rounded (fsum): with uniform weights they
+    # are exact integers, so cards of equal value tie exactly and the lowest id is played
+    w = weights[:used]
+    chance = [side * math.fsum(w * success[:used, j]) for j in range(len(candidates))]
+    expected = [side * math.fsum(w * tricks[:used, j]) for j in range(len(candidates))]
     best = max(range(len(candidates)), key=lambda j: (chance[j], expected[j], -candidates[j]))
     return candidates[best]
 
