@@ -1,8 +1,8 @@
 """Hidden-card worlds (kernels/worlds.py): exact counts, exact uniformity, consistency.
 
-The references enumerate every assignment of the hidden cards to the slots in plain
-Python, honouring each slot's size and its voids (R19: a seat that did not follow is void
-in the suit led; a little-misère discard, R15, has no void).
+The reference (tests/reference_pimc.py) enumerates every assignment of the hidden cards
+to the slots in plain Python, honouring each slot's size and its voids (R19: a seat that
+did not follow is void in the suit led; a little-misère discard, R15, has no void).
 """
 
 import math
@@ -12,6 +12,7 @@ from math import factorial
 
 import numpy as np
 import pytest
+from reference_pimc import consistent_worlds
 from scipy.stats import chisquare
 
 from kernels import worlds
@@ -20,27 +21,12 @@ from kernels.rng import root_key, stream_state
 
 
 def brute_worlds(hidden, need, void):
-    """Every consistent world as a tuple of 8 slot masks, by plain recursion over cards."""
-    cards = [c for c in range(52) if hidden >> c & 1]
-    out = []
-    slots = [0] * 8
-    room = list(need)
-
-    def place(i):
-        if i == len(cards):
-            out.append(tuple(slots))
-            return
-        card = cards[i]
-        for j in range(8):
-            if room[j] and not (void[j] >> (card // 13)) & 1:
-                room[j] -= 1
-                slots[j] |= 1 << card
-                place(i + 1)
-                slots[j] ^= 1 << card
-                room[j] += 1
-
-    place(0)
-    return out
+    """Every consistent world as a tuple of 8 slot masks (the reference's enumeration)."""
+    voids = [{suit for suit in range(4) if void[seat] >> suit & 1} for seat in range(4)]
+    discards = [seat for seat in range(4) if need[worlds.DISCARD_SLOT + seat]]
+    assert all(need[worlds.DISCARD_SLOT + seat] == 1 for seat in discards)
+    found = consistent_worlds(hidden, need[:4], voids, discards)
+    return [tuple(w.get(j, 0) for j in range(8)) for w in found]
 
 
 def random_view(rng, n_hidden, n_suits=3):
