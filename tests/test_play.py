@@ -85,6 +85,28 @@ def test_dd_play_equals_the_solvers_on_endings():
             assert rec["declarer_tricks"] == dd_tricks(deal, declarer, trump, leader)
 
 
+def test_dd_play_equals_the_solvers_on_full_deals():
+    """On full deals too: dd_tricks, dd_misere and dd_little_misere (R17 discards)."""
+    deals = analyser.deal_random(sized(2, 10), seed=670)
+    for i, deal in enumerate(deals):
+        declarer, leader, trump = i % 4, (i + 1) % 4, i % 4
+        rec = analyser.play_hand(deal, declarer, "8", leader, trump=trump, policy="dd")
+        check_record(deal, declarer, "8", leader, trump, rec)
+        assert rec["declarer_tricks"] == analyser.dd_tricks(deal, declarer, trump, leader)
+        for contract, solver in (("GM", analyser.dd_misere), ("LM", analyser.dd_little_misere)):
+            rec = analyser.play_hand(deal, declarer, contract, leader, policy="dd")
+            check_record(deal, declarer, contract, leader, None, rec)
+            assert rec["made"] == solver(deal, declarer, leader)
+
+
+def test_real_play_is_legal_on_full_deals():
+    deals = analyser.deal_random(sized(3, 12), seed=671)
+    for i, deal in enumerate(deals):
+        contract, trump = (("GM", None), ("LS", None), ("9", 3))[i % 3]
+        rec = analyser.play_hand(deal, 2, contract, 0, trump=trump, seed=i, worlds=2)
+        check_record(deal, 2, contract, 0, trump, rec)
+
+
 def test_real_play_equals_the_reference_pimc():
     """With every world enumerated and uniform weights, each card of the "real" player is
     the reference PIMC's (tests/reference_pimc.py), in every contract kind."""
