@@ -9,16 +9,19 @@ import pytest
 from conftest import sized
 from reference_dd import dd_little_misere, dd_misere, dd_tricks, legal_cards, random_ending
 from reference_dd import trick_winner as ref_trick_winner
+from reference_pimc import _decide as reference_decide
 from reference_pimc import card_values, consistent_worlds
 from reference_pimc import play_hand as reference_play
 
 import analyser
 from analyser import play
 from analyser.contracts import as_contract
+from kernels.rng import root_key
 
 CONTRACTS = [("5", 0), ("7", -1), ("9", 2), ("LM", None), ("GM", None), ("LS", None),
              ("GS", None)]
 UNIFORM_EXACT = {"exact_below": 10**9, "bidding_model": "uniform"}
+UNIFORM_EXACT_OPTIONS = dict(play.REAL_PLAY_DEFAULTS, **UNIFORM_EXACT)
 
 
 def check_record(deal, declarer, contract, leader, trump, rec):
@@ -122,6 +125,34 @@ def test_real_play_equals_the_reference_pimc():
         assert rec["discards"] == discards
         assert rec["trick_winners"] == winners
         check_record(deal, declarer, contract, leader, trump, rec)
+
+
+def test_real_declarer_plays_for_the_contract_not_for_tricks():
+    """R21: the "real" player maximises the chance of making the contract (defenders of
+    defeating it), then tricks; as the reference PIMC, with the contract part-way made so
+    that the chance is not all or nothing, and sometimes it differs from most tricks."""
+    rng = random.Random(30)
+    key = root_key(0)
+    differs = 0
+    for _ in range(sized(60, 300)):
+        deal = [int(h) for h in random_ending(rng, 2, rng.choice([2, 3]))]
+        declarer, leader, trump = rng.randrange(4), rng.randrange(4), rng.randrange(-1, 4)
+        taken = [0, 0, 0, 0]
+        taken[declarer] = 7 - rng.randint(1, 2)  # 1 or 2 tricks still needed for a 7
+        table = play._Hand(hands=list(deal), declarer=declarer, contract=as_contract("7"),
+                           trump=trump, universe=sum(deal), discards=None, exposed=0,
+                           history=[], winners=[], taken=list(taken))
+        legal = deal[leader]
+        got = play._real_card(table, leader, leader, (), legal, key, UNIFORM_EXACT_OPTIONS)
+        want = reference_decide(deal, leader, declarer, False, trump, 7, sum(deal), None,
+                                False, [], leader, (), taken, legal_cards(deal[leader], -1))
+        assert got == want
+        if not differs:  # playing for the most tricks (an unreachable bid) chooses otherwise
+            by_tricks = reference_decide(deal, leader, declarer, False, trump, 99, sum(deal),
+                                         None, False, [], leader, (), taken,
+                                         legal_cards(deal[leader], -1))
+            differs += got != by_tricks
+    assert differs >= 1
 
 
 def test_real_play_is_legal_with_sampled_worlds():
