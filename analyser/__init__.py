@@ -33,6 +33,9 @@ _EXPORTS = {
     "dd_tricks_partnership": "analyser.solver",
     "dd_table": "analyser.solver",
     "dd_misere_table": "analyser.solver",
+    "dd_scores": "analyser.solver",
+    "dd_reach": "analyser.solver",
+    "dd_scores_batch": "analyser.solver",
     # auction and settlement
     "run_auction": "analyser.auction",
     "IllegalCall": "analyser.auction",

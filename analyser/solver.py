@@ -15,6 +15,14 @@ import numpy as np
 from analyser.cards import CardError, parse_seat, parse_suit
 from kernels.dd.batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS, solve_jobs
 from kernels.dd.ruff_game import RUFF_CUT_MEMO, new_ruff_memo
+from kernels.dd.scores import (
+    GOAL_MISERE,
+    NO_CARD,
+    new_score_work,
+    reach_position,
+    score_cards,
+    score_cards_batch,
+)
 from kernels.dd.tt import aligned_zeros, new_table, new_tables
 
 __all__ = [
@@ -24,6 +32,10 @@ __all__ = [
     "dd_tricks_partnership",
     "dd_table",
     "dd_misere_table",
+    "dd_scores",
+    "dd_reach",
+    "dd_scores_batch",
+    "NO_CARD",
     "solve_declarer",
     "solve_deals",
     "DEFENDER_DISCARDS",
@@ -218,18 +230,23 @@ def _deal(deal):
     return np.array(hands, dtype=np.uint64)
 
 
-def _deals(deals):
-    """Validated (n, 4) uint64 copy of a batch of deals."""
-    arr = np.asarray(deals)
+def _mask_rows(rows, field):
+    """(n, 4) uint64 copy of rows of four hand masks, their values unchecked."""
+    arr = np.asarray(rows)
     if arr.ndim != 2 or arr.shape[1] != 4:
-        raise SolverInputError(f"deals: expected shape (n, 4), got {arr.shape}")
+        raise SolverInputError(f"{field}: expected shape (n, 4), got {arr.shape}")
     if arr.dtype != np.uint64:
         if not np.issubdtype(arr.dtype, np.integer) or (arr.size and arr.min() < 0):
-            raise SolverInputError("deals: hands must be non-negative integer masks")
-        arr = arr.astype(np.uint64)
+            raise SolverInputError(f"{field}: hands must be non-negative integer masks")
+    return np.ascontiguousarray(arr, dtype=np.uint64)
+
+
+def _deals(deals):
+    """Validated (n, 4) uint64 copy of a batch of deals."""
+    arr = _mask_rows(deals, "deals")
     for i in range(arr.shape[0]):
         _check_hands([int(h) for h in arr[i]], field=f"deals[{i}]")
-    return np.ascontiguousarray(arr, dtype=np.uint64)
+    return arr
 
 
 def _policy(defender_discard):
@@ -333,3 +350,151 @@ def solve_deals(deals, leader, defender_discard="highest"):
     out = _run_batch(arr, ld, _TABLE_JOBS + _misere_jobs(_policy(defender_discard)))
     return (np.ascontiguousarray(out[:, :16]).reshape(-1, 4, 4),
             out[:, 16:].reshape(-1, 4, 2).astype(bool))
+
+
+# --- searches for real play (API.md "Searches for real play") ---------------------------
+
+
+def _field_goal(goal):
+    """Kernel goal code: a trump 0..3, -1 for no trump, GOAL_MISERE for "misere"."""
+    if isinstance(goal, str) and goal.strip().lower() in ("misere", "misère"):
+        return GOAL_MISERE
+    try:
+        return parse_suit(goal)
+    except CardError:
+        raise SolverInputError(
+            f"goal: {goal!r} is not a trump -1..3 (or a suit letter) nor \"misere\"") from None
+
+
+def _field_trick(trick):
+    """The trick prefix as a list of 0..3 distinct card ids 0..51."""
+    if isinstance(trick, (str, bytes)) or not hasattr(trick, "__iter__"):
+        raise SolverInputError(f"trick: expected a sequence of card ids, got {trick!r}")
+    cards = list(trick)
+    if len(cards) > 3:
+        raise SolverInputError(f"trick: at most 3 cards may be on the table, got {len(cards)}")
+    out = []
+    for c in cards:
+        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c <= 51:
+            raise SolverInputError(f"trick: {c!r} is not a card id 0..51")
+        if int(c) in out:
+            raise SolverInputError(f"trick: card {int(c)} is played twice")
+        out.append(int(c))
+    return out
+
+
+def _check_position(hands, leader, trick, field="hands"):
+    """Raise unless `hands` (4 ints) hold the cards a position with `trick` on the table
+    needs: disjoint, none on the table, the seats that played to the trick one card fewer
+    than the others (the player to move holding one at least when a trick is open), each
+    card of the trick following the suit led when its player still holds that suit (R19)."""
+    seen = 0
+    for seat, h in enumerate(hands):
+        if h < 0 or h & ~_FULL:
+            raise SolverInputError(f"{field}: hand {seat} has bits outside the 52 cards")
+        if seen & h:
+            raise SolverInputError(f"{field}: hands overlap (hand {seat} repeats a card)")
+        seen |= h
+    for c in trick:
+        if seen >> c & 1:
+            raise SolverInputError(f"trick: card {c} is on the table and in a hand")
+    k = len(trick)
+    to_move = (leader + k) % 4
+    m = hands[to_move].bit_count()
+    want = [m - 1 if (s - leader) % 4 < k else m for s in range(4)]
+    sizes = [h.bit_count() for h in hands]
+    if sizes != want or m > 13 or (k and m == 0):
+        raise SolverInputError(
+            f"{field}: hands hold {sizes} cards; with {k} card(s) on the table from seat "
+            f"{leader} the seats that played hold one card fewer than the others")
+    if k:
+        led = trick[0] // 13
+        for i in range(1, k):
+            seat = (leader + i) % 4
+            if trick[i] // 13 != led and hands[seat] >> (13 * led) & 0x1FFF:
+                raise SolverInputError(
+                    f"trick: seat {seat} played card {trick[i]} but holds the suit led (R19)")
+
+
+def _hands_ints(hands, field="hands"):
+    arr = np.asarray(hands)
+    if arr.shape != (4,):
+        raise SolverInputError(f"{field}: expected 4 hands, got shape {arr.shape}")
+    try:
+        return [int(h) for h in arr]
+    except (TypeError, ValueError):
+        raise SolverInputError(f"{field}: hands must be integer masks") from None
+
+
+def _position(declarer, goal, leader, trick):
+    """Validated (declarer, goal code, leader, trick list, trick array (4,) int64)."""
+    d = _field_seat(declarer, "declarer")
+    g = _field_goal(goal)
+    ld = _field_seat(leader, "leader")
+    cards = _field_trick(trick)
+    arr = np.zeros(4, np.int64)
+    arr[:len(cards)] = cards
+    return d, g, ld, cards, arr
+
+
+def _score_tables():
+    """The calling thread's table and scratch buffers for the searches of real play: its
+    next generation, with (exact, classes, rmemo, moves, scores)."""
+    w = _worker()
+    w.gens[0] += 1
+    moves, scores = new_score_work()
+    return int(w.gens[0]), w.exact, w.classes, w.rmemo, moves, scores
+
+
+def dd_scores(hands, declarer, goal, leader, trick=()) -> dict:
+    """Every legal card of the player to move and its double-dummy value (R18-R21): the
+    most tricks `declarer` can still be sure of from the current trick (included) once
+    the card is played, for a numeric `goal` (a trump 0..3 or -1 for no trump); for
+    `goal` "misere", whether it can still be sure to take no trick. The position may start
+    inside a trick: `trick` holds the cards already played to it from `leader` on, in
+    order (kernels.dd.scores)."""
+    d, g, ld, cards, tr = _position(declarer, goal, leader, trick)
+    hs = _hands_ints(hands)
+    _check_position(hs, ld, cards)
+    out = np.zeros(52, np.int8)
+    gen, exact, classes, rmemo, moves, scores = _score_tables()
+    score_cards(np.array(hs, np.uint64), ld, tr, len(cards), d, g, exact, classes, gen, moves,
+                scores, rmemo, out)
+    cast = bool if g == GOAL_MISERE else int
+    return {c: cast(out[c]) for c in range(52) if out[c] != NO_CARD}
+
+
+def dd_reach(hands, declarer, goal, leader, trick=(), target=None) -> bool:
+    """Whether `declarer` can be sure of at least `target` more tricks, the current one
+    included (numeric `goal`), or of taking no trick (`goal` "misere"; `target` ignored),
+    from a position as in `dd_scores`."""
+    d, g, ld, cards, tr = _position(declarer, goal, leader, trick)
+    hs = _hands_ints(hands)
+    _check_position(hs, ld, cards)
+    if g != GOAL_MISERE:
+        if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
+            raise SolverInputError(f"target: expected a whole number of tricks, got {target!r}")
+        target = int(target)
+    else:
+        target = 0
+    gen, exact, classes, rmemo, moves, scores = _score_tables()
+    return bool(reach_position(np.array(hs, np.uint64), ld, tr, len(cards), d, g, target, exact,
+                               classes, gen, moves, scores, rmemo))
+
+
+def dd_scores_batch(hands, declarer, goal, leader, trick=()) -> np.ndarray:
+    """`dd_scores` over n positions with the same trick on the table (one per sampled
+    world): `hands` (n, 4) masks, one row per position. Returns (n, 52) int8, each row
+    indexed by card id: the card's value (misère: 1 made, 0 not) for each legal card of
+    the player to move, NO_CARD (-1) for every other card. One transposition table serves
+    the whole batch (its entries hold for every position of one goal and declarer)."""
+    d, g, ld, cards, tr = _position(declarer, goal, leader, trick)
+    arr = _mask_rows(hands, "hands")
+    for i in range(arr.shape[0]):
+        _check_position([int(h) for h in arr[i]], ld, cards, field=f"hands[{i}]")
+    out = np.zeros((arr.shape[0], 52), np.int8)
+    values = np.zeros(arr.shape[0], np.int8)
+    gen, exact, classes, rmemo, moves, scores = _score_tables()
+    score_cards_batch(arr, ld, tr, len(cards), d, g, exact, classes, gen, moves, scores, rmemo,
+                      out, values)
+    return out

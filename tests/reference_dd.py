@@ -44,9 +44,12 @@ def trick_winner(cards, leader: int, trump: int) -> int:
     return (leader + pos) % 4
 
 
-def side_tricks(deal, side, trump: int, leader: int, maximise: bool = True) -> int:
+def side_tricks(deal, side, trump: int, leader: int, maximise: bool = True, trick=()) -> int:
     """Tricks the seats in `side` take when they play together for the most (or, with
-    `maximise=False`, the fewest) tricks and the other seats play for the opposite."""
+    `maximise=False`, the fewest) tricks and the other seats play for the opposite.
+
+    With `trick` (card ids `leader` and the seats after it played, already out of
+    `deal`), play starts inside that trick and the count includes it."""
     hands = tuple(int(h) for h in deal)
     side = frozenset(int(s) for s in side)
     memo = {}
@@ -83,6 +86,8 @@ def side_tricks(deal, side, trump: int, leader: int, maximise: bool = True) -> i
                 break
         return best
 
+    if trick:
+        return play(hands, leader, tuple(trick))
     return position(hands, leader)
 
 
@@ -208,3 +213,41 @@ def permute_suits(deal, perm):
             moved |= 1 << (13 * perm[card // 13] + card % 13)
         out.append(moved)
     return tuple(out)
+
+
+def card_scores(deal, declarer: int, goal, leader: int, trick=()) -> dict:
+    """Every legal card of the player to move, from a position that may start inside a
+    trick (`trick`: the cards already played to it, out of `deal`), and its value: the
+    declarer's most tricks from the current trick on once the card is played (numeric
+    `goal`, a trump or NO_TRUMP), or whether the declarer then still takes no trick
+    (`goal` "misere": no trump, the declarer fewest, R15)."""
+    hands = [int(h) for h in deal]
+    trick = tuple(trick)
+    seat = (leader + len(trick)) % 4
+    led_suit = trick[0] // 13 if trick else -1
+    scores = {}
+    for card in legal_cards(hands[seat], led_suit):
+        rest = list(hands)
+        rest[seat] &= ~(1 << card)
+        if goal == "misere":
+            taken = side_tricks(rest, (declarer,), NO_TRUMP, leader, maximise=False,
+                                trick=trick + (card,))
+            scores[card] = taken == 0
+        else:
+            scores[card] = side_tricks(rest, (declarer,), goal, leader, trick=trick + (card,))
+    return scores
+
+
+def random_position(rng: random.Random, k: int, played: int, n_suits: int = 4):
+    """A random position inside a trick: (hands, leader, trick). A random ending of `k`
+    cards a hand (`random_ending`) whose first `played` (0..3) seats from a random leader
+    have each played a random legal card (R19) to the trick."""
+    hands = list(random_ending(rng, k, n_suits))
+    leader = rng.randrange(4)
+    trick = []
+    for i in range(played):
+        seat = (leader + i) % 4
+        card = rng.choice(legal_cards(hands[seat], trick[0] // 13 if trick else -1))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return tuple(hands), leader, tuple(trick)

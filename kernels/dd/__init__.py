@@ -3,6 +3,7 @@
 One module per concept, callers first:
 
 - `batch`: a worker's jobs over many deals (numeric contracts, misères), one table kept.
+- `scores`: every card's value in a position that may start inside a trick (real play).
 - `search`: the target search (`solve_value`, the misère solves), its probes and cut-offs.
 - `moves`: the order in which a node tries its cards.
 - `tt`: the transposition table of bound classes and exact entries.

@@ -208,9 +208,14 @@ def game_memo(trump, maxmask, winmask):
 
 @njit
 def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
-                scores, rmemo, memo, probe):
+                scores, rmemo, memo, probe, prefix=None, nprefix=0):
     """`search` with the lone seat's game memo given (`game_memo`), so that the
-    searches of one solve share it."""
+    searches of one solve share it.
+
+    With `prefix` (int64 card ids), the search starts inside a trick: `leader` led it and
+    its first `nprefix` cards (0..3) are on the table, out of their owners' hands and not
+    in `gone`; `need` counts this trick (kernels.dd.scores). Without it (None) numba
+    compiles the trick-boundary search alone."""
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
     # count when it began, the lead that last cut off at this trick anywhere in the search
     # (the killer, kernels.dd.moves.order_moves), 1 when the class half of the table
@@ -226,7 +231,7 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
               np.zeros((3, MAX_PLY), np.int64))
     games = (new_trump_work(), new_ruff_work(), new_misere_work())
     return _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
-                   moves, scores, rmemo, memo, stacks, games, probe)
+                   moves, scores, rmemo, memo, stacks, games, probe, prefix, nprefix)
 
 
 @njit(inline="always", **NO_REFCOUNT)
@@ -371,13 +376,14 @@ def _store_result(hands, ld, exact, classes, gen, v, vrel, nd, best_card, spent,
 
 
 @njit(inline="always", **NO_REFCOUNT)
-def _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply, v, vrel):
+def _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply, v, vrel, root):
     """(ply, relevance) after popping the forced followers above `ply` (one candidate,
     nmov 1 at plies 1-3 of a trick: R19 left it one card, or one run of equivalent
     cards): each takes its child's value without a pass of the search's loop, whose
     _CHILD, _NEXT and _DONE would do no more (forced followers are 23% of the nodes;
-    bridge 0.989 of the time; popping so every follower its child settles is slower)."""
-    while (ply & 3) != 0 and nmov[np.uint64(ply)] == 1:
+    bridge 0.989 of the time; popping so every follower its child settles is slower).
+    The search's root, at ply `root`, is never popped."""
+    while (ply & 3) != 0 and ply > root and nmov[np.uint64(ply)] == 1:
         uf = np.uint64(ply)
         tf = np.uint64(ply >> 2)
         q = (leaders[tf] + (ply & 3)) & 3
@@ -393,9 +399,9 @@ def _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply, v, vrel
 
 @njit(**NO_REFCOUNT)  # the hot loop: no atomic reference counts (kernels.jit)
 def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
-            scores, rmemo, memo, stacks, games, probe):
+            scores, rmemo, memo, stacks, games, probe, prefix, nprefix):
     """`search` on the arrays it allocated: the game's `memo`, the search's `stacks`
-    and the games' scratch arrays (`games`)."""
+    and the games' scratch arrays (`games`); a trick `prefix` as in `search_memo`."""
     tricks, per_trick, keys, per_ply, moves_at = stacks
     leaders, needs, best, started = per_trick[0], per_trick[1], per_trick[2], per_trick[3]
     killers = per_trick[4]
@@ -421,6 +427,14 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
     needs[0] = need
     gones[0] = gone
     ply = 0
+    root = 0  # the root's ply: the cards of a trick prefix lie below it
+    if prefix is not None:  # (tested alone, so that numba prunes it when None)
+        if nprefix > 0:
+            for i in range(nprefix):
+                tricks[0, i] = prefix[i]
+            root = nprefix
+            ply = root
+            winp[root] = current_winner_trump(tricks[0], nprefix, trump)
     mode = _ENTER
     v = False
     vrel = U0
@@ -614,13 +628,13 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
             _store_result(hands, ld, exact, classes, gen, v, vrel, needs[ut], best[ut],
                           nodes - started[ut], kex1[ut], kex2[ut], kdist[ut], kmeta[ut],
                           kown1[ut], kown2[ut], fresh[ut] == 1)
-        if ply == 0:
+        if ply == root:
             if COUNT_NODES:
                 scores[STATS_ROW, 12] += wasted
             return v
         mode = _CHILD
         ply, vrel = _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply - 1, v,
-                                vrel)
+                                vrel, root)
 
 
 @njit
