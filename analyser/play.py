@@ -14,7 +14,8 @@ Three policies:
   with the best weighted chance of making (declarer) or defeating (defenders) the
   contract, then the best expected tricks. docs/real_play.md describes the model.
 
-Every double-dummy value goes through `_score_cards`, the one scoring seam.
+Every double-dummy value goes through the scoring seam: `_score_cards` (one position,
+analyser.dd_scores) and `_score_worlds` (every world of one decision, dd_scores_batch).
 """
 
 import math
@@ -25,7 +26,7 @@ import numpy as np
 from analyser.cards import CardError, parse_deal, parse_seat, parse_suit
 from analyser.contracts import as_contract
 from analyser.features import holding_danger
-from analyser.solver import dd_misere, dd_tricks
+from analyser.solver import dd_misere, dd_scores, dd_scores_batch
 from kernels import worlds as _worlds
 from kernels.policies import random_legal_card
 from kernels.rng import STATE_WORDS, root_key, stream_state
@@ -82,47 +83,20 @@ class _Hand:
 # ---------------------------------------------------------------------------- scoring seam
 
 def _score_cards(hands, declarer, goal, leader, trick=()):
-    """Double-dummy value of each legal card of the player to move: {card: value}.
+    """Double-dummy value of each legal card of the player to move in one position:
+    {card: value} (analyser.dd_scores; API.md "Searches for real play"). `hands` the four
+    remaining hands, `trick` the cards already played to the current trick from `leader`;
+    value: for a numeric `goal` (the trump, -1 none) the most tricks the declarer can
+    still be sure to take, this trick included; for "misere" whether it can still be
+    sure to take none."""
+    return dd_scores(hands, declarer, goal, leader, trick)
 
-    `hands` the four remaining hands (the player to move and those after it in this trick
-    hold one card more), `trick` the cards already played to the current trick from
-    `leader`. Value: for a numeric `goal` (the trump, -1 none) the most tricks the
-    declarer can still be sure to take, this trick included; for "misere" whether the
-    declarer can still be sure to take none (API.md "Searches for real play").
 
-    Exact: the current trick is completed by minimax over every legal card, and each
-    trick boundary reached is solved by the full-position solver (analyser.solver).
-    """
-    hands = tuple(int(h) for h in hands)
-    trick = tuple(int(c) for c in trick)
-    misere = goal == "misere"
-    trump = -1 if misere else int(goal)
-    memo = {}
-
-    def boundary(hands, leader):
-        if hands[0] == 0:
-            return True if misere else 0
-        key = (hands, leader)
-        if key not in memo:
-            deal = np.array(hands, dtype=np.uint64)
-            memo[key] = (dd_misere(deal, declarer, leader) if misere
-                         else dd_tricks(deal, declarer, trump, leader))
-        return memo[key]
-
-    def value(hands, trick):
-        if len(trick) == 4:
-            winner = _trick_winner(trick, leader, trump)
-            if misere:
-                return winner != declarer and boundary(hands, winner)
-            return (winner == declarer) + boundary(hands, winner)
-        seat = (leader + len(trick)) % 4
-        values = (value(_without(hands, seat, card), trick + (card,))
-                  for card in _cards(_legal(hands[seat], trick)))
-        return max(values) if seat == declarer else min(values)
-
-    seat = (leader + len(trick)) % 4
-    return {card: value(_without(hands, seat, card), trick + (card,))
-            for card in _cards(_legal(hands[seat], trick))}
+def _score_worlds(world_hands, declarer, goal, leader, trick):
+    """`_score_cards` over the worlds of one decision: (n, 52) values indexed by card id
+    (misère: 1 still sure to take none, 0 not), -1 for cards that may not be played
+    (analyser.dd_scores_batch: one transposition table serves every world)."""
+    return dd_scores_batch(world_hands, declarer, goal, leader, trick)
 
 
 # ---------------------------------------------------------------------------- card helpers
@@ -156,10 +130,6 @@ def _trick_winner(trick, leader, trump):
         if (card // 13 == top // 13 and card > top) or (card // 13 == trump != top // 13):
             best = pos
     return (leader + best) % 4
-
-
-def _without(hands, seat, card):
-    return hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
 
 
 def _highest(hand):
@@ -289,22 +259,21 @@ def _real_card(table: _Hand, seat, leader, trick, legal, seed_key, options):
     weights = _world_weights(ws, table, seat, options)
     candidates = [c[0] for c in classes]
     side = 1 if seat == table.declarer else -1
-    need_tricks = table.contract.tricks_needed - table.taken[table.declarer]
-    success = np.zeros((ws.shape[0], len(candidates)))  # made (declarer's view of success)
-    tricks = np.zeros((ws.shape[0], len(candidates)))
-    used = ws.shape[0]
-    for i in range(ws.shape[0]):
-        hands = tuple(known[s] if known[s] or s == seat else int(ws[i, s]) for s in range(4))
-        scores = _score_cards(hands, table.declarer, table.goal, leader, trick)
-        for j, card in enumerate(candidates):
-            v = scores[card]
-            success[i, j] = float(v) if table.misere else float(v >= need_tricks)
-            tricks[i, j] = 0.0 if table.misere else float(v)
-        stop = options["agree_stop"]
-        if sampled and stop and i + 1 == stop and _one_card_best(success[:stop], tricks[:stop],
-                                                                 side):
-            used = stop
-            break
+    world_hands = np.empty((ws.shape[0], 4), dtype=np.uint64)
+    for s in range(4):
+        world_hands[:, s] = ws[:, s] | np.uint64(known[s])  # a known hand has no slot cards
+    args = (table.declarer, table.goal, leader, trick)
+    stop = options["agree_stop"] if sampled else 0
+    if 0 < stop < ws.shape[0]:
+        values = _score_worlds(world_hands[:stop], *args)[:, candidates]
+        success, tricks = _outcomes(table, values)
+        if not _one_card_best(success, tricks, side):
+            more = _score_worlds(world_hands[stop:], *args)[:, candidates]
+            values = np.concatenate([values, more])
+    else:
+        values = _score_worlds(world_hands, *args)[:, candidates]
+    success, tricks = _outcomes(table, values)
+    used = values.shape[0]
     # weighted totals, not averages, each exactly rounded (fsum): with uniform weights they
     # are exact integers, so cards of equal value tie exactly and the lowest id is played
     w = weights[:used]
@@ -312,6 +281,16 @@ def _real_card(table: _Hand, seat, leader, trick, legal, seed_key, options):
     expected = [side * math.fsum(w * tricks[:used, j]) for j in range(len(candidates))]
     best = max(range(len(candidates)), key=lambda j: (chance[j], expected[j], -candidates[j]))
     return candidates[best]
+
+
+def _outcomes(table: _Hand, values):
+    """(success, tricks) float arrays from card values (worlds x candidates): success is
+    the contract made (numbers: tricks so far plus the value reach the bid, R21; misères:
+    still sure to take none), tricks the declarer's value (0 in misères)."""
+    if table.misere:
+        return values.astype(float), np.zeros(values.shape)
+    need_tricks = table.contract.tricks_needed - table.taken[table.declarer]
+    return (values >= need_tricks).astype(float), values.astype(float)
 
 
 def _one_card_best(success, tricks, side):
