@@ -250,12 +250,8 @@ def _real_card(table: _Hand, seat, leader, trick, legal, seed_key, options):
         return classes[0][0]  # forced, or every legal card equivalent in every world
     hidden, need, void, known = _view(table, seat)
     decision = len(table.history)
-    ws = _worlds.enumerate_worlds(np.uint64(hidden), need, void, options["exact_below"])
-    sampled = ws.shape[0] == 0
-    if sampled:
-        ws = np.zeros((options["worlds"], _worlds.N_SLOTS), dtype=np.uint64)
-        _worlds.sample_worlds(np.uint64(hidden), need, void, options["worlds"],
-                              _stream(seed_key, decision), ws)
+    ws, enumerated = _worlds.draw_worlds(np.uint64(hidden), need, void, options["exact_below"],
+                                         options["worlds"], _stream(seed_key, decision))
     weights = _world_weights(ws, table, seat, options)
     candidates = [c[0] for c in classes]
     side = 1 if seat == table.declarer else -1
@@ -263,7 +259,7 @@ def _real_card(table: _Hand, seat, leader, trick, legal, seed_key, options):
     for s in range(4):
         world_hands[:, s] = ws[:, s] | np.uint64(known[s])  # a known hand has no slot cards
     args = (table.declarer, table.goal, leader, trick)
-    stop = options["agree_stop"] if sampled else 0
+    stop = 0 if enumerated else options["agree_stop"]
     if 0 < stop < ws.shape[0]:
         values = _score_worlds(world_hands[:stop], *args)[:, candidates]
         success, tricks = _outcomes(table, values)

@@ -233,17 +233,38 @@ def uniform_index(total, state):
 
 
 @njit
+def _space_and_count(hidden, need, void):
+    """(table, strides, count) of a view; raises when no world is consistent with it."""
+    table, strides = world_space(hidden, need, void)
+    total = count_worlds(table, need, strides)
+    if total == 0.0:
+        raise ValueError("no consistent world")
+    return table, strides, total
+
+
+@njit
+def _sample_into(hidden, need, void, table, strides, total, state, out):
+    for i in range(out.shape[0]):
+        unrank_world(uniform_index(total, state), hidden, need, void, table, strides, out[i])
+
+
+@njit
+def _every_world(hidden, need, void, table, strides, total):
+    n = np.int64(total)
+    out = np.zeros((n, N_SLOTS), dtype=np.uint64)
+    for i in range(n):
+        unrank_world(float(i), hidden, need, void, table, strides, out[i])
+    return out
+
+
+@njit
 def sample_worlds(hidden, need, void, n, state, out):
     """Fill `out` (n, 8) uint64 with n independent uniform consistent worlds; return the count.
 
     Draws from `state` (kernels/rng.py) only, so the same state gives the same worlds.
     """
-    table, strides = world_space(hidden, need, void)
-    total = count_worlds(table, need, strides)
-    if total == 0.0:
-        raise ValueError("no consistent world")
-    for i in range(n):
-        unrank_world(uniform_index(total, state), hidden, need, void, table, strides, out[i])
+    table, strides, total = _space_and_count(hidden, need, void)
+    _sample_into(hidden, need, void, table, strides, total, state, out[:n])
     return total
 
 
@@ -251,15 +272,23 @@ def sample_worlds(hidden, need, void, n, state, out):
 def enumerate_worlds(hidden, need, void, limit):
     """Every consistent world, in rank order, as (count, 8) uint64, when count <= limit;
     otherwise an empty (0, 8) array (the caller samples instead)."""
-    table, strides = world_space(hidden, need, void)
-    total = count_worlds(table, need, strides)
+    table, strides, total = _space_and_count(hidden, need, void)
     if total > limit:
         return np.zeros((0, N_SLOTS), dtype=np.uint64)
-    n = np.int64(total)
+    return _every_world(hidden, need, void, table, strides, total)
+
+
+@njit
+def draw_worlds(hidden, need, void, limit, n, state):
+    """The worlds of one decision, counted once: (worlds, enumerated). Every consistent
+    world when there are at most `limit` (enumerated true, `state` untouched), else `n`
+    uniform draws from `state`."""
+    table, strides, total = _space_and_count(hidden, need, void)
+    if total <= limit:
+        return _every_world(hidden, need, void, table, strides, total), True
     out = np.zeros((n, N_SLOTS), dtype=np.uint64)
-    for i in range(n):
-        unrank_world(float(i), hidden, need, void, table, strides, out[i])
-    return out
+    _sample_into(hidden, need, void, table, strides, total, state, out)
+    return out, False
 
 
 @njit
@@ -280,5 +309,5 @@ def world_is_consistent(world, hidden, need, void):
 
 
 __all__ = ["N_SLOTS", "DISCARD_SLOT", "EXACT_LIMIT", "BINOMIAL", "world_space", "count_worlds",
-           "unrank_world", "uniform_index", "sample_worlds", "enumerate_worlds",
+           "unrank_world", "uniform_index", "sample_worlds", "enumerate_worlds", "draw_worlds",
            "world_is_consistent"]

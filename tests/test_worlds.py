@@ -77,6 +77,10 @@ def test_enumeration_lists_every_world_once():
         hidden, need, void = random_view(rng, rng.randint(3, 8))
         expected = brute_worlds(hidden, need, void)
         need_a, void_a = as_arrays(need, void)
+        if not expected:
+            with pytest.raises(ValueError, match="no consistent world"):
+                worlds.enumerate_worlds(np.uint64(hidden), need_a, void_a, 10**6)
+            continue
         got = worlds.enumerate_worlds(np.uint64(hidden), need_a, void_a, 10**6)
         listed = [tuple(int(x) for x in row) for row in got]
         assert len(listed) == len(set(listed)) == len(expected)
@@ -88,6 +92,18 @@ def test_enumeration_refuses_beyond_its_limit():
     need_a, void_a = as_arrays(need, void)
     assert worlds.enumerate_worlds(np.uint64(hidden), need_a, void_a, 100).shape == (0, 8)
     assert worlds.enumerate_worlds(np.uint64(hidden), need_a, void_a, 1680).shape == (1680, 8)
+
+
+def test_draw_worlds_enumerates_or_samples():
+    """One count decides: every world up to the limit, else n draws as sample_worlds."""
+    hidden, need, void = (1 << 9) - 1, [0, 3, 3, 3, 0, 0, 0, 0], [0] * 8
+    need_a, void_a = as_arrays(need, void)
+    every, enumerated = worlds.draw_worlds(np.uint64(hidden), need_a, void_a, 1680, 5, _state(4))
+    assert enumerated and every.shape == (1680, 8)
+    drawn, enumerated = worlds.draw_worlds(np.uint64(hidden), need_a, void_a, 1679, 5, _state(4))
+    sampled = np.zeros((5, 8), dtype=np.uint64)
+    worlds.sample_worlds(np.uint64(hidden), need_a, void_a, 5, _state(4), sampled)
+    assert not enumerated and np.array_equal(drawn, sampled)
 
 
 def _state(seed, stream=0):
