@@ -346,6 +346,27 @@ def test_danger_weights_favour_safe_misere_hands():
     assert list(play._world_weights(worlds, table, 0, opts)) == [1.0, 1.0]
 
 
+def test_the_bidding_model_steers_defenders_only():
+    """Danger weights change some defender's opening lead against a grand misère (the
+    declarer bid it, so it is unlikely to hold a dangerous hand), never the declarer's.
+    Both models draw the same worlds (same seed): only the weights differ."""
+    rng = random.Random(12)
+    defender_changed = 0
+    for _ in range(sized(30, 120)):
+        deal = np.array(random_ending(rng, 4, 2), dtype=np.uint64)
+        declarer = rng.randrange(4)
+        defender = (declarer + 1 + rng.randrange(3)) % 4
+        for leader in (declarer, defender):
+            cards = [analyser.play_hand(deal, declarer, "GM", leader, exact_below=0, worlds=16,
+                                        agree_stop=0, bidding_model=model)["cards"][0]
+                     for model in ("danger", "uniform")]
+            if leader == declarer:
+                assert cards[0] == cards[1]
+            else:
+                defender_changed += cards[0] != cards[1]
+    assert defender_changed >= 1
+
+
 # ------------------------------------------------------------------- bad input
 
 @pytest.mark.parametrize("kwargs,field", [
