@@ -42,6 +42,7 @@ _EXPORTS = {
     "Ledger": "analyser.ledger",
     # analyses
     "analyse_hand": "analyser.hand",
+    "play_hand": "analyser.play",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
