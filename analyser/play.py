@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyser.cards import CardError, parse_deal, parse_seat, parse_suit
+from analyser.cards import ALL_CARDS, CardError, parse_deal, parse_seat, parse_suit
 from analyser.contracts import as_contract
 from analyser.features import holding_danger
 from analyser.solver import dd_misere, dd_scores, dd_scores_batch
@@ -46,7 +46,6 @@ REAL_PLAY_DEFAULTS = {
     "danger_scale": 4.0,  # "danger": a declarer's misère hand of danger d weighs exp(-d / scale)
 }
 
-_FULL = (1 << 52) - 1
 _SUIT = 0x1FFF
 _DISCARD_STREAM = 52  # RNG stream of seat s's discard: 52 + s; card number i uses stream i
 
@@ -318,7 +317,7 @@ def _check_deal(deal):
         raise ValueError("deal: hands must be integer card masks") from None
     seen = 0
     for seat, h in enumerate(hands):
-        if h < 0 or h & ~_FULL:
+        if h < 0 or h & ~ALL_CARDS:
             raise ValueError(f"deal: hand {seat} has bits outside the 52 cards")
         if seen & h:
             raise ValueError(f"deal: hand {seat} repeats a card of another hand")

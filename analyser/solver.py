@@ -388,7 +388,7 @@ def _check_position(hands, leader, trick, field="hands"):
     card of the trick following the suit led when its player still holds that suit (R19)."""
     seen = 0
     for seat, h in enumerate(hands):
-        if h < 0 or h & ~_FULL:
+        if h < 0 or h & ~ALL_CARDS:
             raise SolverInputError(f"{field}: hand {seat} has bits outside the 52 cards")
         if seen & h:
             raise SolverInputError(f"{field}: hands overlap (hand {seat} repeats a card)")

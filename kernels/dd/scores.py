@@ -20,8 +20,8 @@ asked first whether it reaches V (yes: its value is V); a minimising seat's card
 whether it reaches V + 1 (no: V). Only a card worse than the best steps further. Each
 card of a run of equivalent cards (kernels.dd.state) takes its run's value from one
 search, and a card below every card of its suit that a lower card's searches rested on
-takes that card's value (`_same_value`). Every search shares the caller's transposition table, so the cards' searches
-reuse the position's.
+takes that card's value (`_same_value`). Every search shares the caller's transposition
+table, so the cards' searches reuse the position's.
 
 The searches start inside the trick (kernels.dd.search.search_memo's trick prefix); a
 card that completes the trick starts them at the next trick boundary. The table stores
