@@ -57,13 +57,14 @@ def main(argv=None) -> int:
     scanned = analyser.deal_random(args.deals, seed=args.seed) if args.deals > 0 else \
         np.zeros((0, 4), np.uint64)
     extra = np.array([analyser.parse_deal(d) for d in args.add], np.uint64).reshape(-1, 4)
+    scan_deals(analyser.deal_random(1, seed=args.seed))  # JIT warm-up, not timed
     answers, seconds = scan_deals(np.concatenate([scanned, extra]), progress=True)
     order = np.argsort(seconds[:len(scanned)].sum(axis=1))[::-1][:args.keep]
     keep = np.concatenate([order, np.arange(len(scanned), len(scanned) + len(extra))])
     deals = np.concatenate([scanned, extra])
     rows = rows_of(deals[keep], answers[keep], seconds[keep])
     rows.sort(key=lambda r: r["seconds"])
-    Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")
+    Path(args.out).write_text("[\n" + ",\n".join(json.dumps(r) for r in rows) + "\n]\n")
     for r in rows:
         print(f"{r['seconds']:8.2f} s  {r['slowest']:9}  {r['deal']}", file=sys.stderr)
     return 0
