@@ -17,6 +17,11 @@
     after the runs, and the process's resident memory.
 (d) numba compilation: a fresh interpreter solving one small deal in every mode, first with
     an empty NUMBA_CACHE_DIR (cold: everything compiles) and again with that cache (warm).
+(e) The distribution: the Boston analysis of 2,000 random deals, deals/s on 1 and 2
+    threads, the per-deal time's percentiles (p50 to p99.9, max) and the searches (seat,
+    numeric, grand or little misère) that hold the slowest deals: the work is heavy-tailed,
+    so (b)'s 40 deals say little of it. `python -m bench.bench_solver --distribution N`
+    prints this section alone, over N deals.
 """
 
 import os
@@ -28,9 +33,11 @@ import time
 from pathlib import Path
 
 import numba
+import numpy as np
 
 import analyser
 from analyser import solver
+from analyser.constants import LEADER
 
 ROOT = Path(__file__).resolve().parent.parent
 STRAINS = [0, 1, 2, 3, -1]  # our trump ids; DDS Denom: spades 0 .. clubs 3, nt 4
@@ -191,6 +198,104 @@ def boston_mode(n: int, repeats: int) -> str:
     ])
 
 
+SEATS = "NESW"
+DIST_SEED = 3
+
+
+def _job_names() -> list:
+    """Names of the Boston analysis's 24 jobs of a deal, in `solve_deals`'s order: the
+    numeric contracts (seat, trump) then each seat's grand and little misère."""
+    names = [f"{SEATS[d]} {SUIT_NAMES[t]}" for d in range(4) for t in range(4)]
+    names += [f"{SEATS[d]} {kind}" for d in range(4) for kind in ("grand", "little")]
+    return names
+
+
+def scan_deals(deals, leader: int = LEADER, progress: bool = False):
+    """Each job of the Boston analysis of each deal solved alone on this thread, as a
+    batch worker solves it (one worker's table and ruff memo kept across the deals, each
+    job a new table generation): (answers (n, 24) int8 in `solve_deals`'s order, seconds
+    (n, 24))."""
+    from kernels.dd.batch import JOB_GRAND, JOB_LITTLE, JOB_TRICKS
+
+    jobs = np.array([(JOB_TRICKS, 1 << d, t) for d in range(4) for t in range(4)]
+                    + [(kind, d, 0) for d in range(4) for kind in (JOB_GRAND, JOB_LITTLE)],
+                    np.int64)
+    worker = solver._Worker(min(solver._TABLE_MIB, solver._PROCESS_MIB))
+    n = deals.shape[0]
+    answers = np.zeros((n, len(jobs)), np.int8)
+    seconds = np.zeros((n, len(jobs)))
+    for i in range(n):
+        for j in range(len(jobs)):
+            start = time.perf_counter()
+            answers[i, j] = worker.run(deals[i], leader, jobs[j:j + 1])[0]
+            seconds[i, j] = time.perf_counter() - start
+        if progress and (i + 1) % 100 == 0:
+            print(f"(e) scanned {i + 1}/{n} deals, {seconds[:i + 1].sum():.0f} s",
+                  file=sys.stderr, flush=True)
+    return answers, seconds
+
+
+def boston_distribution(n: int, chunk: int = 100) -> str:
+    """Section (e): the Boston analysis over n random deals (seed DIST_SEED): deals/s on 1
+    thread (every job alone, `scan_deals`) and on 2 (`solve_deals` in chunks of `chunk`),
+    the per-deal time's percentiles on one thread and the searches that hold the
+    slowest deals."""
+    deals = analyser.deal_random(n, seed=DIST_SEED)
+    solver.solve_deals(deals[:2], LEADER)  # JIT warm-up
+    saved_threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        cpu = time.process_time()
+        answers, seconds = scan_deals(deals, progress=True)
+        cpu = time.process_time() - cpu
+        two = min(2, numba.config.NUMBA_NUM_THREADS)
+        numba.set_num_threads(two)
+        solver.set_table_memory(solver._TABLE_MIB, solver._PROCESS_MIB)
+        wall2 = time.perf_counter()
+        for lo in range(0, n, chunk):
+            tricks, misere = solver.solve_deals(deals[lo:lo + chunk], LEADER)
+            mismatch = (tricks.reshape(-1, 16) != answers[lo:lo + chunk, :16]).any() or (
+                misere.reshape(-1, 8) != answers[lo:lo + chunk, 16:].astype(bool)).any()
+            if mismatch:
+                raise SystemExit(f"(e) solve_deals and the scan disagree in deals {lo}..")
+        wall2 = time.perf_counter() - wall2
+    finally:
+        numba.set_num_threads(saved_threads)
+    per_deal = seconds.sum(axis=1)
+    names = _job_names()
+    pct = {p: float(np.percentile(per_deal, p)) for p in (50, 90, 99, 99.9)}
+    worst = np.argsort(per_deal)[::-1][:8]
+    rows = []
+    for i in worst:
+        j = int(np.argmax(seconds[i]))
+        rows.append(f"| {i} | `{analyser.format_deal(deals[i])}` | {per_deal[i]:.2f} | "
+                    f"{names[j]} | {seconds[i, j]:.2f} |")
+    kind_share = {label: seconds[:, sl].sum() / seconds.sum()
+                  for label, sl in (("numeric", slice(0, 16)), ("grand misère", slice(16, 24, 2)),
+                                    ("little misère", slice(17, 24, 2)))}
+    share = ", ".join(f"{k} {v:.0%}" for k, v in kind_share.items())
+    return "\n".join([
+        f"(e) The distribution: the Boston analysis of {n} random deals (`deal_random`, seed "
+        f"{DIST_SEED}, leader {SEATS[LEADER]} as in the pipeline). On 1 thread every job "
+        f"solved alone as a batch worker solves it: {n / per_deal.sum():.2f} deals/s "
+        f"({n / cpu:.2f} per CPU-second); on {two} threads `solve_deals` in chunks of "
+        f"{chunk}: {n / wall2:.2f} deals/s. Answers "
+        f"of the two runs agree. Share of the time: {share}.",
+        "",
+        "| per-deal time on 1 thread | p50 | p90 | p99 | p99.9 | max |",
+        "|---|---:|---:|---:|---:|---:|",
+        f"| seconds | {pct[50]:.3f} | {pct[90]:.3f} | {pct[99]:.3f} | {pct[99.9]:.3f} | "
+        f"{per_deal.max():.3f} |",
+        "",
+        "The slowest deals and the search that holds most of each one's time:",
+        "",
+        "| deal | hands (N E S W) | s | slowest search | its s |",
+        "|---:|---|---:|---|---:|",
+        *rows,
+        "",
+    ])
+
+
 def table_memory() -> str:
     """Section (c): configured and allocated transposition-table memory, with the ruff
     game's memo each worker keeps beside its table."""
@@ -262,13 +367,13 @@ def compile_times() -> str:
 
 
 def run(quick: bool, deals: int | None = None) -> str:
-    """All four sections; `deals` replaces (a)'s 500 deals, and (b) then solves a tenth as
-    many (at least 2) once each."""
+    """All five sections; `deals` replaces (a)'s 500 deals, and (b) then solves a tenth as
+    many (at least 2) once each, (e) four times as many."""
     rss0 = rss_mib()
     if deals is not None:
-        n_a, n_b, repeats = deals, max(2, deals // 10), 1
+        n_a, n_b, repeats, n_e = deals, max(2, deals // 10), 1, 4 * deals
     else:
-        n_a, n_b, repeats = (8, 4, 1) if quick else (500, 40, 3)
+        n_a, n_b, repeats, n_e = (8, 4, 1, 20) if quick else (500, 40, 3, 2000)
     saved_threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -279,15 +384,19 @@ def run(quick: bool, deals: int | None = None) -> str:
     section_c = (table_memory()
                  + f"Resident memory at the start of this benchmark: {rss0:.0f} MiB.\n")
     section_d = compile_times()
+    section_e = boston_distribution(n_e)
     notes = ("Timings are wall clock on a shared 2-core machine (other jobs running); in (a) "
              "ours and DDS value-only alternate deal by deal so both see the same load, and "
              "DDS scoring every card runs in a second pass over the deals.")
     if deals is not None:
         notes += (f" Sized down with `--deals {deals}` (full size: 500 deals in (a), 40 deals "
-                  "x 3 runs in (b)), because the full size takes about 12 minutes at the "
-                  "solver's present speed.")
-    return "\n".join([section_a, section_b, section_c, section_d, notes])
+                  "x 3 runs in (b), 2,000 deals in (e)), because the full size takes about "
+                  "25 minutes at the solver's present speed.")
+    return "\n".join([section_a, section_b, section_c, section_d, section_e, notes])
 
 
 if __name__ == "__main__":
-    print(run(quick="--quick" in sys.argv))
+    if "--distribution" in sys.argv:
+        print(boston_distribution(int(sys.argv[sys.argv.index("--distribution") + 1])))
+    else:
+        print(run(quick="--quick" in sys.argv))

@@ -1,4 +1,5 @@
-"""`bench solver` (a): the DDS comparison is fair.
+"""`bench solver`: (a) the DDS comparison is fair; (e) the distribution's scan answers as the
+pipeline does.
 
 DDS keeps its transposition table between calls on the same deal, so a DDS call right
 after another on the same deal answers almost at once (0.15 against 15.8 ms median,
@@ -8,6 +9,7 @@ replaced by a recorder (endplay need not be installed).
 """
 
 import analyser
+from analyser import solver
 from bench import bench_solver
 
 
@@ -44,3 +46,18 @@ def test_memory_line_counts_tables_and_ruff_memos():
     assert "tables held after (a) and (b)" in line and "ruff game's memos" in line
     memos = int(line.split("ruff game's memos ")[1].split(" MiB")[0])
     assert memos > 0
+
+
+def test_distribution_scans_every_job_and_agrees_with_the_batch():
+    # section (e): each job of the Boston analysis solved alone (scan_deals) answers what
+    # the pipeline's one batch answers (R10 tricks, R15 R17 R21 misères), in its order
+    deals = analyser.deal_random(3, seed=bench_solver.DIST_SEED)
+    answers, seconds = bench_solver.scan_deals(deals)
+    tricks, misere = solver.solve_deals(deals, bench_solver.LEADER)
+    assert answers.shape == seconds.shape == (3, 24) and (seconds > 0).all()
+    assert (answers[:, :16] == tricks.reshape(3, 16)).all()
+    assert (answers[:, 16:].astype(bool) == misere.reshape(3, 8)).all()
+    assert bench_solver._job_names()[16:18] == ["N grand", "N little"]
+    text = bench_solver.boston_distribution(4, chunk=2)
+    assert "| seconds |" in text and "p99.9" in text
+    assert "The slowest deals" in text and "Answers of the two runs agree" in text
