@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# The default run (about 20 seconds on 2 cores once numba's cache is warm): the Monte Carlo
+# The default run (under a minute on 2 cores once numba's cache is warm): the Monte Carlo
 # pipeline on 40 deals, solved double-dummy in chunks of 2 on every core, aggregated and
 # reported (out/default/run/report.html); then dealing statistics on 1,000,000 deals (R4,
 # R5) and a single-hand analysis. Running it again resumes: solved chunks are kept.
