@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyser.cards import ALL_CARDS, CardError, parse_deal, parse_seat, parse_suit
+from analyser.cards import CardError, parse_deal, parse_seat, parse_suit
 from analyser.contracts import as_contract
 from analyser.features import holding_danger
-from analyser.solver import dd_misere, dd_scores, dd_scores_batch
+from analyser.solver import check_hands, dd_misere, dd_scores, dd_scores_batch
 from kernels import worlds as _worlds
 from kernels.policies import random_legal_card
 from kernels.rng import STATE_WORDS, root_key, stream_state
@@ -315,18 +315,7 @@ def _check_deal(deal):
         hands = [int(h) for h in arr]
     except (TypeError, ValueError):
         raise ValueError("deal: hands must be integer card masks") from None
-    seen = 0
-    for seat, h in enumerate(hands):
-        if h < 0 or h & ~ALL_CARDS:
-            raise ValueError(f"deal: hand {seat} has bits outside the 52 cards")
-        if seen & h:
-            raise ValueError(f"deal: hand {seat} repeats a card of another hand")
-        seen |= h
-    sizes = [h.bit_count() for h in hands]
-    if len(set(sizes)) != 1:
-        raise ValueError(f"deal: hands hold unequal numbers of cards {sizes}")
-    if not 1 <= sizes[0] <= 13:
-        raise ValueError(f"deal: hands must hold 1..13 cards, not {sizes[0]}")
+    check_hands(hands, "deal")
     return hands
 
 

@@ -200,8 +200,9 @@ def _field_trump(value):
         raise SolverInputError(f"trump: {err}") from None
 
 
-def _check_hands(hands, field="deal"):
-    """Raise unless `hands` are 4 disjoint masks of equally many (1..13) cards."""
+def _disjoint_cards(hands, field):
+    """The cards of `hands` (4 ints) together; SolverInputError naming `field` unless each is
+    a mask of the 52 cards and no card is held twice."""
     seen = 0
     for seat, h in enumerate(hands):
         if h < 0 or h & ~ALL_CARDS:
@@ -209,6 +210,13 @@ def _check_hands(hands, field="deal"):
         if seen & h:
             raise SolverInputError(f"{field}: hands overlap (hand {seat} repeats a card)")
         seen |= h
+    return seen
+
+
+def check_hands(hands, field="deal"):
+    """Raise SolverInputError (a ValueError naming `field`) unless `hands` are 4 disjoint
+    masks of equally many (1..13) cards."""
+    _disjoint_cards(hands, field)
     sizes = [h.bit_count() for h in hands]
     if len(set(sizes)) != 1:
         raise SolverInputError(f"{field}: hands hold unequal numbers of cards {sizes}")
@@ -225,7 +233,7 @@ def _deal(deal):
         hands = [int(h) for h in arr]
     except (TypeError, ValueError):
         raise SolverInputError("deal: hands must be integer masks") from None
-    _check_hands(hands)
+    check_hands(hands)
     return np.array(hands, dtype=np.uint64)
 
 
@@ -244,7 +252,7 @@ def _deals(deals):
     """Validated (n, 4) uint64 copy of a batch of deals."""
     arr = _mask_rows(deals, "deals")
     for i in range(arr.shape[0]):
-        _check_hands([int(h) for h in arr[i]], field=f"deals[{i}]")
+        check_hands([int(h) for h in arr[i]], field=f"deals[{i}]")
     return arr
 
 
@@ -386,13 +394,7 @@ def _check_position(hands, leader, trick, field="hands"):
     needs: disjoint, none on the table, the seats that played to the trick one card fewer
     than the others (the player to move holding one at least when a trick is open), each
     card of the trick following the suit led when its player still holds that suit (R19)."""
-    seen = 0
-    for seat, h in enumerate(hands):
-        if h < 0 or h & ~ALL_CARDS:
-            raise SolverInputError(f"{field}: hand {seat} has bits outside the 52 cards")
-        if seen & h:
-            raise SolverInputError(f"{field}: hands overlap (hand {seat} repeats a card)")
-        seen |= h
+    seen = _disjoint_cards(hands, field)
     for c in trick:
         if seen >> c & 1:
             raise SolverInputError(f"trick: card {c} is on the table and in a hand")
