@@ -26,7 +26,7 @@ import numpy as np
 from analyser.cards import CardError, parse_deal, parse_seat, parse_suit
 from analyser.contracts import as_contract
 from analyser.features import holding_danger
-from analyser.solver import check_hands, dd_misere, dd_scores, dd_scores_batch
+from analyser.solver import check_deal, dd_misere, dd_scores, dd_scores_batch
 from kernels import worlds as _worlds
 from kernels.policies import random_legal_card
 from kernels.rng import STATE_WORDS, root_key, stream_state
@@ -308,15 +308,7 @@ def _check_deal(deal):
             deal = parse_deal(deal)
         except CardError as err:
             raise ValueError(f"deal: {err}") from None
-    arr = np.asarray(deal)
-    if arr.shape != (4,):
-        raise ValueError(f"deal: expected 4 hands, got shape {arr.shape}")
-    try:
-        hands = [int(h) for h in arr]
-    except (TypeError, ValueError):
-        raise ValueError("deal: hands must be integer card masks") from None
-    check_hands(hands, "deal")
-    return hands
+    return [int(h) for h in check_deal(deal)]
 
 
 def _check_seat(value, field):

@@ -224,8 +224,8 @@ def check_hands(hands, field="deal"):
         raise SolverInputError(f"{field}: hands must hold 1..13 cards, not {sizes[0]}")
 
 
-def _deal(deal):
-    """Validated (4,) uint64 copy of a deal."""
+def check_deal(deal):
+    """Validated (4,) uint64 copy of a deal (SolverInputError, a ValueError, naming it)."""
     arr = np.asarray(deal)
     if arr.shape != (4,):
         raise SolverInputError(f"deal: expected 4 hands, got shape {arr.shape}")
@@ -268,7 +268,7 @@ def _policy(defender_discard):
 
 def dd_tricks(deal, declarer, trump, leader) -> int:
     """The most tricks `declarer`, alone against the three others, can be sure to take."""
-    hands = _deal(deal)
+    hands = check_deal(deal)
     d = _field_seat(declarer, "declarer")
     tr = _field_trump(trump)
     ld = _field_seat(leader, "leader")
@@ -277,7 +277,7 @@ def dd_tricks(deal, declarer, trump, leader) -> int:
 
 def dd_tricks_partnership(deal, side, trump, leader) -> int:
     """Tricks the seats of `side` take when they play together against the others."""
-    hands = _deal(deal)
+    hands = check_deal(deal)
     if isinstance(side, (str, bytes)) or not hasattr(side, "__iter__"):
         raise SolverInputError(f"side: expected a collection of seats, got {side!r}")
     seats = {_field_seat(s, "side") for s in side}  # a repeated seat counts once
@@ -291,7 +291,7 @@ def dd_tricks_partnership(deal, side, trump, leader) -> int:
 
 def dd_misere(deal, declarer, leader) -> bool:
     """Whether the declarer can be sure to take no trick, no trump (R15, R20, R21)."""
-    hands = _deal(deal)
+    hands = check_deal(deal)
     d = _field_seat(declarer, "declarer")
     ld = _field_seat(leader, "leader")
     return bool(_worker().run(hands, ld, [(JOB_GRAND, d, 0)])[0])
@@ -299,7 +299,7 @@ def dd_misere(deal, declarer, leader) -> bool:
 
 def dd_little_misere(deal, declarer, leader, defender_discard="highest") -> bool:
     """Little misère (R15, R17): each discards one card, then as `dd_misere` on the rest."""
-    hands = _deal(deal)
+    hands = check_deal(deal)
     d = _field_seat(declarer, "declarer")
     ld = _field_seat(leader, "leader")
     policy = _policy(defender_discard)
