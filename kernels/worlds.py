@@ -10,15 +10,18 @@ before the play, so no void applies to it).
 
 Counting (after hnnng-w/skat-ai's "count, then sample without reject-and-retry"): cards
 of one suit are interchangeable as far as the constraints go, so the worlds are counted
-by a dynamic programme over suits whose state is the vector of cards each slot has
-received so far, in mixed radix (`need[j] + 1` values per slot). `table[s, c]` is the
-number of ways to deal suits 0..s-1 so that the slots hold exactly the vector c; a suit
-dealt with slot counts x adds `multinomial(n_s; x)` ways. `table[4, need]` is the number
-of consistent worlds.
+by a dynamic programme whose state is the vector of cards each slot has received so far,
+in mixed radix (`need[j] + 1` values per slot). It deals suit by suit and, within a suit,
+slot by slot: slot j takes x of the r cards of the suit still unplaced (C(r, x) ways, x = 0
+when it is void in the suit), and the last slot takes what is left. Row 8 * suit + j of
+the table counts the ways to reach each vector before that step; the last row at `need`
+is the number of consistent worlds. Slot by slot, a step costs (states x cards) rather
+than (states x every split of the suit over eight slots).
 
-Ranking: worlds are numbered 0..total-1 by suit 3's slot counts, then its cards, then
-suit 2's, and so on (`unrank_world`), so drawing a uniform number and unranking it gives
-an exactly uniform world (no retries), and enumerating 0..total-1 lists every world once.
+Ranking: worlds are numbered by those steps backwards (`unrank_world`), so drawing a
+uniform number and unranking it gives an exactly uniform world (no retries), and
+enumerating 0..total-1 lists every world once.
+
 Counts are float64: exact below 2**53 (every ending, and any view with a few cards
 dealt), otherwise exact to double rounding (a relative 1e-16, the largest counts, about
 2e20, arising only at the first tricks of a little misère).
@@ -61,77 +64,53 @@ def _suit_cards(hidden, suit, cards):
 
 
 @njit
-def _allocations(n_cards, suit, need, void):
-    """Every way to split `n_cards` cards of `suit` among the slots: (counts (m, 8) int64,
-    multinomials (m,) float64), counts[i, j] <= need[j] and 0 where slot j is void in suit."""
-    cap = np.zeros(N_SLOTS, dtype=np.int64)
-    total = 1
-    for j in range(N_SLOTS):
-        if (void[j] >> suit) & 1 == 0:
-            cap[j] = min(need[j], n_cards)
-        total *= cap[j] + 1
-    counts = np.zeros((total, N_SLOTS), dtype=np.int64)
-    mults = np.zeros(total, dtype=np.float64)
-    x = np.zeros(N_SLOTS, dtype=np.int64)
-    m = 0
-    for code in range(total):
-        rest = code
-        s = 0
-        for j in range(N_SLOTS):
-            x[j] = rest % (cap[j] + 1)
-            rest //= cap[j] + 1
-            s += x[j]
-        if s != n_cards:
-            continue
-        left = n_cards
-        mult = 1.0
-        for j in range(N_SLOTS):
-            counts[m, j] = x[j]
-            mult *= BINOMIAL[left, x[j]]
-            left -= x[j]
-        mults[m] = mult
-        m += 1
-    return counts[:m].copy(), mults[:m].copy()
+def _suit_sizes(hidden):
+    """(sizes (4,), before (4,)): hidden cards of each suit, and of the suits below it."""
+    sizes = np.zeros(4, dtype=np.int64)
+    before = np.zeros(4, dtype=np.int64)
+    for suit in range(4):
+        sizes[suit] = popcount((np.uint64(hidden) >> np.uint64(13 * suit)) & np.uint64(0x1FFF))
+        if suit > 0:
+            before[suit] = before[suit - 1] + sizes[suit - 1]
+    return sizes, before
 
 
 @njit
 def world_space(hidden, need, void):
-    """The counting table of a view: (table (5, size) float64, strides (8,) int64).
+    """The counting table of a view: (table (33, size) float64, strides (8,) int64).
 
     `hidden` the uint64 mask of the hidden cards, `need` (8,) int64 cards per slot (their
     sum must equal the number of hidden cards), `void` (8,) int64 suit masks. Slot
-    vectors are indexed in mixed radix: index = sum(c[j] * strides[j]).
+    vectors are indexed in mixed radix: index = sum(c[j] * strides[j]); row 8 * suit + j
+    holds the ways to reach each vector before slot j receives its cards of `suit`.
     """
     strides = np.zeros(N_SLOTS, dtype=np.int64)
     size = 1
     for j in range(N_SLOTS):
         strides[j] = size
         size *= need[j] + 1
-    table = np.zeros((5, size), dtype=np.float64)
-    table[0, 0] = 1.0
-    cards = np.empty(13, dtype=np.int64)
-    c = np.zeros(N_SLOTS, dtype=np.int64)
-    for suit in range(4):
-        n = _suit_cards(np.uint64(hidden), suit, cards)
-        counts, mults = _allocations(n, suit, need, void)
+    dealt = np.zeros(size, dtype=np.int64)  # cards in the slot vector of each index
+    for j in range(N_SLOTS):
         for index in range(size):
-            ways = table[suit, index]
-            if ways == 0.0:
-                continue
-            rest = index
-            for j in range(N_SLOTS):
-                c[j] = rest % (need[j] + 1)
-                rest //= need[j] + 1
-            for a in range(counts.shape[0]):
-                target = index
-                fits = True
-                for j in range(N_SLOTS):
-                    if c[j] + counts[a, j] > need[j]:
-                        fits = False
-                        break
-                    target += counts[a, j] * strides[j]
-                if fits:
-                    table[suit + 1, target] += ways * mults[a]
+            dealt[index] += (index // strides[j]) % (need[j] + 1)
+    sizes, before = _suit_sizes(hidden)
+    table = np.zeros((4 * N_SLOTS + 1, size), dtype=np.float64)
+    table[0, 0] = 1.0
+    for suit in range(4):
+        for j in range(N_SLOTS):
+            step = N_SLOTS * suit + j
+            src, dst = table[step], table[step + 1]
+            open_slot = (void[j] >> suit) & 1 == 0
+            for index in range(size):
+                ways = src[index]
+                if ways == 0.0:
+                    continue
+                left = sizes[suit] - (dealt[index] - before[suit])  # cards of the suit to place
+                room = need[j] - (index // strides[j]) % (need[j] + 1)
+                top = min(left, room) if open_slot else 0
+                low = left if j == N_SLOTS - 1 else 0  # the last slot takes what is left
+                for x in range(low, top + 1):
+                    dst[index + x * strides[j]] += ways * BINOMIAL[left, x]
     return table, strides
 
 
@@ -141,7 +120,7 @@ def count_worlds(table, need, strides):
     full = 0
     for j in range(N_SLOTS):
         full += need[j] * strides[j]
-    return table[4, full]
+    return table[4 * N_SLOTS, full]
 
 
 @njit
@@ -168,59 +147,57 @@ def _unrank_subset(k, cards, n, r, taken, slot, out):
 
 @njit
 def unrank_world(k, hidden, need, void, table, strides, out):
-    """Write world number `k` (0 <= k < count_worlds, a float64 integer) to `out` (8,) uint64."""
+    """Write world number `k` (0 <= k < count_worlds, a float64 integer) to `out` (8,) uint64.
+
+    Worlds are numbered by the table's steps backwards (suit 3's last slot first): at each
+    step the worlds split into blocks by the number of cards x the slot takes, and within
+    a block by which x of the suit's remaining cards (the subset index) and the worlds of
+    the earlier steps. The subsets are chosen once a suit's counts are all known.
+    """
     for j in range(N_SLOTS):
         out[j] = np.uint64(0)
-    c = need.copy()
+    sizes, before = _suit_sizes(hidden)
+    index = 0
+    dealt = 0
+    for j in range(N_SLOTS):
+        index += need[j] * strides[j]
+        dealt += need[j]
     cards = np.empty(13, dtype=np.int64)
     taken = np.zeros(13, dtype=np.bool_)
+    xs = np.zeros(N_SLOTS, dtype=np.int64)
+    subsets = np.zeros(N_SLOTS, dtype=np.float64)
     for suit in range(3, -1, -1):
-        n = _suit_cards(np.uint64(hidden), suit, cards)
-        counts, mults = _allocations(n, suit, need, void)
-        index = 0
-        for j in range(N_SLOTS):
-            index += c[j] * strides[j]
-        chosen = -1
-        below_block = 0.0
-        for a in range(counts.shape[0]):
-            fits = True
-            before = index
-            for j in range(N_SLOTS):
-                if counts[a, j] > c[j]:
-                    fits = False
+        for j in range(N_SLOTS - 1, -1, -1):
+            prev = table[N_SLOTS * suit + j]
+            after = sizes[suit] - (dealt - before[suit])  # suit cards left after slot j
+            held = (index // strides[j]) % (need[j] + 1)
+            chosen = -1
+            chosen_block = 0.0
+            for x in range(0, held + 1):
+                block = prev[index - x * strides[j]] * BINOMIAL[after + x, x]
+                if block == 0.0:
+                    continue
+                chosen = x
+                chosen_block = block
+                if k < block:
                     break
-                before -= counts[a, j] * strides[j]
-            if not fits:
-                continue
-            block = table[suit, before] * mults[a]
-            if block == 0.0:
-                continue
-            chosen = a
-            below_block = block
-            if k < block:
-                break
-            k -= block
-        if chosen < 0:
-            raise ValueError("no consistent world")
-        if k >= below_block:  # rounding in a count beyond 2**53: stay in the last block
-            k = below_block - 1.0
-        mult = mults[chosen]
-        inner = np.fmod(k, mult)
-        k = np.floor(k / mult)
+                k -= block
+            if chosen < 0:
+                raise ValueError("no consistent world")
+            if k >= chosen_block:  # rounding in a count beyond 2**53: stay in the last block
+                k = chosen_block - 1.0
+            ways = BINOMIAL[after + chosen, chosen]
+            subsets[j] = np.fmod(k, ways)
+            k = np.floor(k / ways)
+            xs[j] = chosen
+            index -= chosen * strides[j]
+            dealt -= chosen
+        n = _suit_cards(np.uint64(hidden), suit, cards)
         for i in range(n):
             taken[i] = False
         for j in range(N_SLOTS):
-            x = counts[chosen, j]
-            if x == 0:
-                continue
-            left = 0
-            for i in range(n):
-                if not taken[i]:
-                    left += 1
-            ways = BINOMIAL[left, x]
-            _unrank_subset(np.fmod(inner, ways), cards, n, x, taken, j, out)
-            inner = np.floor(inner / ways)
-            c[j] -= x
+            if xs[j] > 0:
+                _unrank_subset(subsets[j], cards, n, xs[j], taken, j, out)
 
 
 @njit
