@@ -356,11 +356,14 @@ def _check_trump(trump, contract):
 
 # ---------------------------------------------------------------------------- the hand
 
-def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=0, **options):
+def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=0,
+              defenders=None, **options):
     """Play one hand to its end (API.md "Real play"); returns the record as a dict.
 
-    `options` are the "real" player's settings, REAL_PLAY_DEFAULTS (the others ignore
-    them). Every trick is played out, a misère's after the declarer's first trick too:
+    `policy` is every player's policy, or the declarer's when `defenders` names another
+    one for the three defenders (e.g. a real declarer against double-dummy defenders, to
+    measure the real player's strength). `options` are the "real" player's settings,
+    REAL_PLAY_DEFAULTS (the others ignore them). Every trick is played out, a misère's after the declarer's first trick too:
     from then on the outcome is settled and every player plays its lowest legal card
     (random-legal players stay random). `made` follows R21.
     """
@@ -372,8 +375,12 @@ def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=
     except ValueError as err:
         raise ValueError(str(err)) from None
     tr = _check_trump(trump, c)
-    if policy not in PLAY_POLICIES:
-        raise ValueError(f"policy: {policy!r} is not one of {', '.join(PLAY_POLICIES)}")
+    if defenders is None:
+        defenders = policy
+    for name, value in (("policy", policy), ("defenders", defenders)):
+        if value not in PLAY_POLICIES:
+            raise ValueError(f"{name}: {value!r} is not one of {', '.join(PLAY_POLICIES)}")
+    policies = [policy if s == d else defenders for s in range(4)]
     opts = _check_options(options)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed: {seed!r} is not a whole number")
@@ -384,7 +391,7 @@ def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=
                   universe=hands[0] | hands[1] | hands[2] | hands[3], discards=None,
                   exposed=0, history=[], winners=[], taken=[0, 0, 0, 0])
     if c.little:
-        table.discards = _discards(table, ld, policy, seed_key)
+        table.discards = _discards(table, ld, policies, seed_key)
         for s in range(4):
             table.hands[s] &= ~(1 << table.discards[s])
     if c.is_spread:
@@ -396,6 +403,7 @@ def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=
         for pos in range(4):
             seat = (ld + pos) % 4
             legal = _legal(table.hands[seat], trick)
+            policy = policies[seat]
             if policy == "random-legal":
                 card = int(random_legal_card(np.uint64(legal), rng))
             elif table.misere_lost or legal & (legal - 1) == 0:
@@ -419,15 +427,20 @@ def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=
             "trick_winners": list(table.winners), "tricks": list(table.taken)}
 
 
-def _discards(table: _Hand, leader, policy, seed_key):
-    """Every seat's little-misère discard (R15, R17) under the policy."""
+def _discards(table: _Hand, leader, policies, seed_key):
+    """Every seat's little-misère discard (R15, R17), each under its own policy: random,
+    or R17's "highest" for a defender (dd and real alike), or for the declarer the
+    double-dummy best (dd) or its most dangerous card (real)."""
     hands, d = table.hands, table.declarer
-    if policy == "random-legal":
-        return [int(random_legal_card(np.uint64(hands[s]), _stream(seed_key, _DISCARD_STREAM + s)))
-                for s in range(4)]
-    if policy == "dd":
-        out = [_highest(h) for h in hands]  # R17: the defenders' "highest"
+    out = []
+    for s in range(4):
+        if policies[s] == "random-legal":
+            out.append(int(random_legal_card(np.uint64(hands[s]),
+                                             _stream(seed_key, _DISCARD_STREAM + s))))
+        else:
+            out.append(_real_discard(hands[s], s, d))
+    if policies[d] == "dd":
+        # R17: the declarer's best discard against the defenders' actual ones
         rest = [h & ~(1 << out[s]) if s != d else h for s, h in enumerate(hands)]
         out[d] = _dd_declarer_discard(rest, d, leader)
-        return out
-    return [_real_discard(hands[s], s, d) for s in range(4)]
+    return out

@@ -390,3 +390,54 @@ def test_bad_input_names_the_field(kwargs, field):
     args.update(kwargs)
     with pytest.raises(ValueError, match=f"^{field}"):
         analyser.play_hand(**args)
+
+
+def test_defenders_may_play_another_policy():
+    """A real declarer against double-dummy defenders (the strength table's pairing): the
+    same seed gives the same hand, every card is legal (R19), and with the declarer under
+    "dd" too the result equals the all-"dd" play, discards included (R17)."""
+    deals = analyser.deal_random(sized(2, 6), seed=11)
+    for i, deal in enumerate(deals):
+        for contract, trump in (("LM", None), ("8", i % 4)):
+            mixed = analyser.play_hand(deal, i % 4, contract, 0, trump=trump, seed=i,
+                                       defenders="dd", worlds=4)
+            assert mixed == analyser.play_hand(deal, i % 4, contract, 0, trump=trump, seed=i,
+                                               defenders="dd", worlds=4)
+            check_record(deal, i % 4, contract, 0, trump, mixed)
+            _check_defenders_play_dd(deal, i % 4, contract, trump, mixed)
+            same = analyser.play_hand(deal, i % 4, contract, 0, trump=trump, policy="dd",
+                                      defenders="dd")
+            assert same == analyser.play_hand(deal, i % 4, contract, 0, trump=trump,
+                                              policy="dd")
+
+
+def _check_defenders_play_dd(deal, declarer, contract, trump, rec):
+    """Every defender's card (until a misère is lost) has the defenders' best double-dummy
+    value in the true position (analyser.dd_scores)."""
+    hands = [int(h) for h in deal]
+    misere = contract in ("LM", "GM", "LS", "GS")
+    goal = "misere" if misere else trump
+    if rec["discards"]:
+        hands = [h & ~(1 << c) for h, c in zip(hands, rec["discards"], strict=True)]
+    leader, cards = 0, rec["cards"]
+    for t in range(len(cards) // 4):
+        trick = cards[4 * t:4 * t + 4]
+        for pos, card in enumerate(trick):
+            seat = (leader + pos) % 4
+            lost = misere and rec["trick_winners"][:t].count(declarer) > 0
+            if seat != declarer and not lost:
+                scores = analyser.dd_scores(hands, declarer, goal, leader, trick[:pos])
+                assert scores[card] == min(scores.values())
+            hands[seat] &= ~(1 << card)
+        leader = rec["trick_winners"][t]
+
+
+def test_random_defenders_against_a_real_declarer_are_legal():
+    deal = analyser.deal_random(1, 12)[0]
+    rec = analyser.play_hand(deal, 1, "GM", 0, seed=3, defenders="random-legal", worlds=4)
+    check_record(deal, 1, "GM", 0, None, rec)
+
+
+def test_defenders_policy_is_checked():
+    with pytest.raises(ValueError, match="defenders"):
+        analyser.play_hand(analyser.deal_random(1, 1)[0], 0, "LM", 0, defenders="peek")
