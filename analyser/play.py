@@ -363,9 +363,9 @@ def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=
     `policy` is every player's policy, or the declarer's when `defenders` names another
     one for the three defenders (e.g. a real declarer against double-dummy defenders, to
     measure the real player's strength). `options` are the "real" player's settings,
-    REAL_PLAY_DEFAULTS (the others ignore them). Every trick is played out, a misère's after the declarer's first trick too:
-    from then on the outcome is settled and every player plays its lowest legal card
-    (random-legal players stay random). `made` follows R21.
+    REAL_PLAY_DEFAULTS (the others ignore them). Every trick is played out, a misère's
+    after the declarer's first trick too: from then on the outcome is settled and every
+    player plays its lowest legal card (random-legal players stay random). `made` follows R21.
     """
     hands = _check_deal(deal)
     d = _check_seat(declarer, "declarer")
