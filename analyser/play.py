@@ -26,8 +26,9 @@ import numpy as np
 from analyser.cards import CardError, parse_deal, parse_seat, parse_suit
 from analyser.contracts import as_contract
 from analyser.features import holding_danger
-from analyser.solver import check_deal, dd_misere, dd_scores, dd_scores_batch
+from analyser.solver import check_deal, dd_misere, dd_scores, dd_scores_batch, private_tables
 from kernels import worlds as _worlds
+from kernels.dd.scores import UNKNOWN as _UNKNOWN
 from kernels.policies import random_legal_card
 from kernels.rng import STATE_WORDS, root_key, stream_state
 
@@ -40,10 +41,13 @@ BIDDING_MODELS = ("danger", "uniform")
 # option of play_hand.
 REAL_PLAY_DEFAULTS = {
     "worlds": 32,  # worlds sampled per decision when they are too many to enumerate
+    "early_worlds": 16,  # ... at most this many in the first `early_tricks` tricks, whose
+    "early_tricks": 2,  # full-size searches cost the most (0: no such limit)
     "exact_below": 64,  # enumerate every world when there are at most this many
     "agree_stop": 8,  # stop sampling after this many worlds if one card is best in all (0: never)
     "bidding_model": "danger",  # weights of worlds by the auction: "danger" or "uniform"
     "danger_scale": 4.0,  # "danger": a declarer's misère hand of danger d weighs exp(-d / scale)
+    "search_nodes": 50_000,  # nodes per double-dummy search; a world needing more is left out
 }
 
 _SUIT = 0x1FFF
@@ -64,6 +68,7 @@ class _Hand:
     history: list  # (seat, card) in play order
     winners: list  # seat per completed trick
     taken: list  # tricks by seat
+    given_up: int = 0  # worlds left out of real-play decisions (a search over its budget)
 
     @property
     def misere(self) -> bool:
@@ -91,11 +96,12 @@ def _score_cards(hands, declarer, goal, leader, trick=()):
     return dd_scores(hands, declarer, goal, leader, trick)
 
 
-def _score_worlds(world_hands, declarer, goal, leader, trick):
+def _score_worlds(world_hands, declarer, goal, leader, trick, node_limit=None):
     """`_score_cards` over the worlds of one decision: (n, 52) values indexed by card id
-    (misère: 1 still sure to take none, 0 not), -1 for cards that may not be played
-    (analyser.dd_scores_batch: one transposition table serves every world)."""
-    return dd_scores_batch(world_hands, declarer, goal, leader, trick)
+    (misère: 1 still sure to take none, 0 not), -1 for cards that may not be played, -2
+    (UNKNOWN) for cards whose search ran over `node_limit` nodes (analyser.dd_scores_batch:
+    one transposition table serves every world)."""
+    return dd_scores_batch(world_hands, declarer, goal, leader, trick, node_limit)
 
 
 # ---------------------------------------------------------------------------- card helpers
@@ -223,6 +229,14 @@ def _view(table: _Hand, seat):
     return hidden, need, void, known
 
 
+def _world_count(decision, options):
+    """Worlds to sample at decision number `decision` (cards played so far, discards not
+    counted): fewer in the first tricks (REAL_PLAY_DEFAULTS)."""
+    if decision < 4 * options["early_tricks"]:
+        return max(1, min(options["worlds"], options["early_worlds"]))
+    return options["worlds"]
+
+
 def _world_weights(worlds, table: _Hand, seat, options):
     """Bidding-model weight of each world (docs/real_play.md): uniform, or for a defender
     against a misère, exp(-danger / scale) of the declarer's whole hand in that world."""
@@ -250,32 +264,56 @@ def _real_card(table: _Hand, seat, leader, trick, legal, seed_key, options):
     hidden, need, void, known = _view(table, seat)
     decision = len(table.history)
     ws, enumerated = _worlds.draw_worlds(np.uint64(hidden), need, void, options["exact_below"],
-                                         options["worlds"], _stream(seed_key, decision))
+                                         _world_count(decision, options),
+                                         _stream(seed_key, decision))
     weights = _world_weights(ws, table, seat, options)
     candidates = [c[0] for c in classes]
     side = 1 if seat == table.declarer else -1
     world_hands = np.empty((ws.shape[0], 4), dtype=np.uint64)
     for s in range(4):
         world_hands[:, s] = ws[:, s] | np.uint64(known[s])  # a known hand has no slot cards
-    args = (table.declarer, table.goal, leader, trick)
+    args = (table.declarer, table.goal, leader, trick, options["search_nodes"] or None)
     stop = 0 if enumerated else options["agree_stop"]
     if 0 < stop < ws.shape[0]:
         values = _score_worlds(world_hands[:stop], *args)[:, candidates]
-        success, tricks = _outcomes(table, values)
-        if not _one_card_best(success, tricks, side):
+        known = np.all(values != _UNKNOWN, axis=1)
+        success, tricks = _outcomes(table, values[known])
+        if not (known.any() and _one_card_best(success, tricks, side)):
             more = _score_worlds(world_hands[stop:], *args)[:, candidates]
             values = np.concatenate([values, more])
     else:
         values = _score_worlds(world_hands, *args)[:, candidates]
-    success, tricks = _outcomes(table, values)
-    used = values.shape[0]
+    # a world some card's search gave up on is left out: every card is compared on the
+    # same worlds
+    known = np.all(values != _UNKNOWN, axis=1)
+    table.given_up += int(values.shape[0] - known.sum())
+    if not known.any():
+        return _fallback_card(table, seat, leader, trick, legal)
+    success, tricks = _outcomes(table, values[known])
     # weighted totals, not averages, each exactly rounded (fsum): with uniform weights they
     # are exact integers, so cards of equal value tie exactly and the lowest id is played
-    w = weights[:used]
-    chance = [side * math.fsum(w * success[:used, j]) for j in range(len(candidates))]
-    expected = [side * math.fsum(w * tricks[:used, j]) for j in range(len(candidates))]
+    w = weights[:values.shape[0]][known]
+    chance = [side * math.fsum(w * success[:, j]) for j in range(len(candidates))]
+    expected = [side * math.fsum(w * tricks[:, j]) for j in range(len(candidates))]
     best = max(range(len(candidates)), key=lambda j: (chance[j], expected[j], -candidates[j]))
     return candidates[best]
+
+
+def _fallback_card(table: _Hand, seat, leader, trick, legal):
+    """A card by rule when every world of a decision was left out (rare: their searches
+    all ran over budget). A misère declarer plays its highest card that stays below the
+    trick's winning card (its highest card when it cannot follow, R19), else its lowest;
+    everyone else plays its lowest card."""
+    if not (table.misere and seat == table.declarer):
+        return _lowest(legal)
+    if not trick:
+        return _lowest(legal)
+    led = trick[0] // 13
+    top = max(c for c in trick if c // 13 == led)
+    if legal >> (13 * led) & _SUIT == 0:
+        return _highest(legal)
+    below = [c for c in _cards(legal) if c < top]
+    return max(below) if below else _lowest(legal)
 
 
 def _outcomes(table: _Hand, values):
@@ -326,7 +364,8 @@ def _check_options(options):
         raise ValueError(f"options: unknown option {unknown[0]!r} "
                          f"(known: {', '.join(REAL_PLAY_DEFAULTS)})")
     out = dict(REAL_PLAY_DEFAULTS, **options)
-    for name in ("worlds", "exact_below", "agree_stop"):
+    for name in ("worlds", "early_worlds", "early_tricks", "exact_below", "agree_stop",
+                 "search_nodes"):
         value = out[name]
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"{name}: {value!r} is not a whole number")
@@ -390,6 +429,15 @@ def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=
     table = _Hand(hands=list(hands), declarer=d, contract=c, trump=tr,
                   universe=hands[0] | hands[1] | hands[2] | hands[3], discards=None,
                   exposed=0, history=[], winners=[], taken=[0, 0, 0, 0])
+    # the searches' node budgets cut where the table's contents say: a table of the hand's
+    # own keeps the play a function of the deal and the seed alone
+    with private_tables():
+        return _play_out(table, ld, policies, seed_key, rng, opts)
+
+
+def _play_out(table: _Hand, ld, policies, seed_key, rng, opts):
+    """Play the hand of `table` from its start, `ld` on lead; return the record."""
+    c, d, tr = table.contract, table.declarer, table.trump
     if c.little:
         table.discards = _discards(table, ld, policies, seed_key)
         for s in range(4):
@@ -424,7 +472,8 @@ def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=
     made = taken == 0 if c.is_misere else taken >= c.tricks_needed
     return {"declarer_tricks": taken, "made": bool(made), "cards": cards,
             "discards": list(table.discards) if table.discards else None,
-            "trick_winners": list(table.winners), "tricks": list(table.taken)}
+            "trick_winners": list(table.winners), "tricks": list(table.taken),
+            "given_up": table.given_up}
 
 
 def _discards(table: _Hand, leader, policies, seed_key):

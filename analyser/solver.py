@@ -6,6 +6,7 @@ ids and owns the transposition tables (one per Python thread for single solves, 
 batch worker for the batch forms, as many workers as `numba.get_num_threads()`).
 """
 
+import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -98,10 +99,39 @@ class _Worker:
 
 
 def _worker():
+    w = getattr(_local, "private", None)
+    if w is not None:
+        return w
     w = getattr(_local, "worker", None)
     if w is None:
         w = _local.worker = _Worker(min(_TABLE_MIB, _PROCESS_MIB))
     return w
+
+
+PRIVATE_TABLE_MIB = 16  # one hand of real play's searches fit (a decision's worlds share it)
+
+
+@contextlib.contextmanager
+def private_tables():
+    """Within the block, this thread's position searches (dd_scores, dd_reach,
+    dd_scores_batch) use a table of their own, empty at the start of the block. Values
+    never depend on a table's contents, but node counts do, and so do the answers of
+    node-limited searches (dd_scores_batch's `node_limit`): inside the block they depend
+    only on what ran inside it, whatever ran before in the thread or process."""
+    w = getattr(_local, "private_worker", None)
+    if w is None:
+        w = _local.private_worker = _Worker(min(PRIVATE_TABLE_MIB, _PROCESS_MIB))
+    else:
+        w.exact[:] = 0
+        w.classes[:] = 0
+        w.rmemo[:] = 0
+        w.gens[0] = 0
+    outer = getattr(_local, "private", None)
+    _local.private = w
+    try:
+        yield
+    finally:
+        _local.private = outer
 
 
 def _run_batch(deals, leader, jobs):
@@ -482,19 +512,29 @@ def dd_reach(hands, declarer, goal, leader, trick=(), target=None) -> bool:
                                classes, gen, moves, scores, rmemo))
 
 
-def dd_scores_batch(hands, declarer, goal, leader, trick=()) -> np.ndarray:
+def dd_scores_batch(hands, declarer, goal, leader, trick=(), node_limit=None) -> np.ndarray:
     """`dd_scores` over n positions with the same trick on the table (one per sampled
     world): `hands` (n, 4) masks, one row per position. Returns (n, 52) int8, each row
     indexed by card id: the card's value (misère: 1 made, 0 not) for each legal card of
     the player to move, NO_CARD (-1) for every other card. One transposition table serves
-    the whole batch (its entries hold for every position of one goal and declarer)."""
+    the whole batch (its entries hold for every position of one goal and declarer).
+
+    `node_limit` (a whole number, or None for exact values) bounds each search: a card
+    whose search runs over it scores UNKNOWN (-2) instead (kernels.dd.scores), so that
+    real play never waits on one position's long proof."""
     d, g, ld, cards, tr = _position(declarer, goal, leader, trick)
     arr = _mask_rows(hands, "hands")
     for i in range(arr.shape[0]):
         _check_position([int(h) for h in arr[i]], ld, cards, field=f"hands[{i}]")
     out = np.zeros((arr.shape[0], 52), np.int8)
     values = np.zeros(arr.shape[0], np.int8)
+    budget = None
+    if node_limit is not None:
+        if isinstance(node_limit, bool) or not isinstance(node_limit, (int, np.integer)) \
+                or node_limit < 1:
+            raise SolverInputError(f"node_limit: expected a whole number >= 1, got {node_limit!r}")
+        budget = np.array([node_limit, 0], np.int64)
     gen, exact, classes, rmemo, moves, scores = _score_tables()
     score_cards_batch(arr, ld, tr, len(cards), d, g, exact, classes, gen, moves, scores, rmemo,
-                      out, values)
+                      out, values, budget)
     return out

@@ -66,6 +66,14 @@ BENCHMARKS = {
         "play) in hands/s on 1 and 2 threads.",
         "2,000,000 hands/s per core.",
     ),
+    "play": (
+        "real play, seconds per hand",
+        "`play_hand` with the real player (default settings) on random full deals: LM, GM, "
+        "LS, GS and a numeric contract (natural trump, the double-dummy level), one thread "
+        "per hand: mean, p50-p99 and max per kind, the slowest hands named.",
+        "mean at most 0.2 s a hand for LM and GM, at most 1 s for the numeric contract, "
+        "over at least 200 hands per kind.",
+    ),
     "scores": (
         "scoring every card (real play)",
         "`score_cards` (every card's double-dummy value) against the single-value solve of "
@@ -119,6 +127,9 @@ _RESULTS = {
                 "`deal_random` {0} deals per CPU-second, {1}x the baseline"),
     "scores": (re.compile(r"median ratio ([\d.]+) at most"),
                "every card at most {0}x the single value (median)"),
+    "play": (re.compile(r"^\| LM \| \d+ \| \d+ \| ([\d.]+) \|.*\n\| GM \| \d+ \| \d+ \| ([\d.]+) \|"
+                        r".*(?:\n.*)*?\n\| numeric \| \d+ \| \d+ \| ([\d.]+) \|", re.M),
+             "mean LM {0} s, GM {1} s, numeric {2} s a hand"),
     "playout": (re.compile(r"^\| trick counts \| 1 \| [\d,]+ \| [\d,]+ \| ([\d,]+) \|", re.M),
                 "{0} hands per CPU-second"),
 }

@@ -240,3 +240,31 @@ def test_goal_names_and_empty_hands():
     assert dd_scores((0, 0, 0, 0), 0, -1, 0) == {}
     assert dd_scores_batch(np.zeros((0, 4), np.uint64), 0, "misere", 0).shape == (0, 52)
     assert GOAL_MISERE not in range(-1, 4)
+
+
+@pytest.mark.parametrize("goal", [-1, 1, "misere"])
+def test_node_limit_gives_up_honestly(goal):
+    """A search bounded by a node limit (real play) gives each card its exact value or
+    UNKNOWN (-2), never a wrong value; it leaves the hands as they were; a generous limit
+    gives the exact scores, a limit of one node gives up on some cards of 9-card hands."""
+    rng = random.Random(f"limit-{goal}")
+    gave_up = 0
+    for _ in range(sized(3, 8)):
+        hands, leader, trick = _worlds(rng, 3, 9, rng.randint(0, 3))
+        declarer = rng.randrange(4)
+        before = hands.copy()
+        exact = dd_scores_batch(hands, declarer, goal, leader, trick)
+        tiny = dd_scores_batch(hands, declarer, goal, leader, trick, node_limit=1)
+        roomy = dd_scores_batch(hands, declarer, goal, leader, trick, node_limit=10**9)
+        assert (hands == before).all()
+        assert (roomy == exact).all()
+        assert ((tiny == exact) | ((tiny == -2) & (exact != NO_CARD))).all()
+        gave_up += int((tiny == -2).sum())
+    assert gave_up > 0  # some searches need more than one node (others settle at once)
+
+
+def test_node_limit_is_checked():
+    hands = np.array([_random_deal(random.Random(5))], np.uint64)
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(solver.SolverInputError, match="node_limit"):
+            dd_scores_batch(hands, 0, -1, 0, node_limit=bad)

@@ -441,3 +441,38 @@ def test_random_defenders_against_a_real_declarer_are_legal():
 def test_defenders_policy_is_checked():
     with pytest.raises(ValueError, match="defenders"):
         analyser.play_hand(analyser.deal_random(1, 1)[0], 0, "LM", 0, defenders="peek")
+
+
+def test_search_budget_leaves_worlds_out_but_plays_legally():
+    """With a one-node search budget every world's search gives up: the real player falls
+    back on its rule card, still legal (R19, R20); without a budget nothing is given up."""
+    deal = analyser.deal_random(1, 21)[0]
+    for contract, trump in (("GM", None), ("7", 1)):
+        starved = analyser.play_hand(deal, 2, contract, 0, trump=trump, seed=1, worlds=4,
+                                     search_nodes=1)
+        check_record(deal, 2, contract, 0, trump, starved)
+        assert starved["given_up"] > 0
+        free = analyser.play_hand(deal, 2, contract, 0, trump=trump, seed=1, worlds=4,
+                                  search_nodes=0)
+        check_record(deal, 2, contract, 0, trump, free)
+        assert free["given_up"] == 0
+
+
+def test_fewer_worlds_in_the_first_tricks():
+    opts = dict(play.REAL_PLAY_DEFAULTS, worlds=32, early_worlds=6, early_tricks=2)
+    assert [play._world_count(d, opts) for d in (0, 7, 8, 30)] == [6, 6, 32, 32]
+    assert play._world_count(0, dict(opts, early_tricks=0)) == 32
+
+
+def test_budgeted_play_does_not_depend_on_earlier_searches():
+    """Node-limited searches cut where the table's contents say, so each hand plays on a
+    table of its own: the same deal and seed give the same record, given-up worlds
+    included, whatever was searched before in the process."""
+    deal = analyser.deal_random(1, 23)[0]
+    kwargs = dict(trump=None, seed=4, worlds=6, search_nodes=1000)
+    first = analyser.play_hand(deal, 1, "GM", 0, **kwargs)
+    assert first["given_up"] > 0  # the budget does cut here
+    for other in analyser.deal_random(3, 24):
+        analyser.dd_scores([int(h) for h in other], 1, "misere", 0)
+        analyser.play_hand(other, 1, "GM", 0, **kwargs)
+    assert analyser.play_hand(deal, 1, "GM", 0, **kwargs) == first

@@ -67,6 +67,7 @@ from kernels.jit import njit
 NO_TRUMP = -1
 GOAL_MISERE = 4  # the goal code of a misère declarer (trumps are 0..3, no trump -1)
 NO_CARD = -1  # the score of a card that may not be played now
+UNKNOWN = -2  # the score of a card whose searches ran over their budget (real play only)
 
 
 def new_score_work():
@@ -77,12 +78,13 @@ def new_score_work():
 
 @njit
 def _reaches(hands, leader, prefix, k, gone, need, trump, maxmask, winmask, exact, classes,
-             gen, moves, scores, rmemo, memo, misere, rel):
+             gen, moves, scores, rmemo, memo, misere, rel, budget=None):
     """Whether the maximising seats can make `winmask` take `need` tricks from the
     position with the first `k` (0..4) cards of `prefix` on the table, counting this
     trick (0: a trick boundary). A complete trick is settled here and the search starts
     at the next boundary; `hands` is left as it was. `rel[0]` receives the relevance of
-    the answer (kernels.dd.search.search: the cards it rests on)."""
+    the answer (kernels.dd.search.search: the cards it rests on). A `budget` bounds the
+    search (kernels.dd.search.search_memo; `budget[1]` set: the answer is to ignore)."""
     rel[0] = U0
     trel = U0
     if k == 4:
@@ -99,10 +101,11 @@ def _reaches(hands, leader, prefix, k, gone, need, trump, maxmask, winmask, exac
         v = False
     elif misere:
         v = search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes,
-                        gen, moves, scores, rmemo, memo, np.int64(PROBE_NODES), prefix, k, rel)
+                        gen, moves, scores, rmemo, memo, np.int64(PROBE_NODES), prefix, k, rel,
+                        budget)
     else:
         v = search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
-                        moves, scores, rmemo, memo, None, prefix, k, rel)
+                        moves, scores, rmemo, memo, None, prefix, k, rel, budget)
     rel[0] |= trel
     return v
 
@@ -174,25 +177,30 @@ def _fill_run(out, legal, gone, c, val):
 
 @njit
 def _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact, classes, gen,
-           moves, scores, rmemo, memo):
+           moves, scores, rmemo, memo, budget=None):
     """The declarer's tricks from a position (numeric goal): target searches stepped from
     `_window`'s guess, up after a yes, down after a no."""
     lo, hi, guess = _window(hands, leader, prefix, nplayed, trump, maxmask, winmask, rmemo)
     return _stepped(hands, leader, prefix, nplayed, gone, lo, hi, guess, trump, maxmask, winmask,
-                    exact, classes, gen, moves, scores, rmemo, memo, np.zeros(1, np.uint64))
+                    exact, classes, gen, moves, scores, rmemo, memo, np.zeros(1, np.uint64),
+                    budget)
 
 
 @njit
 def _stepped(hands, leader, prefix, k, gone, lo, hi, t, trump, maxmask, winmask, exact,
-             classes, gen, moves, scores, rmemo, memo, rel):
+             classes, gen, moves, scores, rmemo, memo, rel, budget=None):
     """The declarer's tricks (numeric goal) from the position of `_reaches`, known to lie
     in [lo, hi]: target searches from `t` (clamped into the window), up after a yes, down
-    after a no. `rel[0]` receives the union of their relevance."""
+    after a no. `rel[0]` receives the union of their relevance. A search over its
+    `budget` ends the steps (the answer is then to ignore)."""
     t = min(max(t, lo + 1), hi)
     crel = U0
     while lo < hi:
-        if _reaches(hands, leader, prefix, k, gone, t, trump, maxmask, winmask, exact, classes,
-                    gen, moves, scores, rmemo, memo, False, rel):
+        yes = _reaches(hands, leader, prefix, k, gone, t, trump, maxmask, winmask, exact,
+                       classes, gen, moves, scores, rmemo, memo, False, rel, budget)
+        if budget is not None and budget[1] != 0:
+            break
+        if yes:
             lo = t
             t = lo + 1
         else:
@@ -223,7 +231,7 @@ def position_value(hands, leader, trick, nplayed, declarer, goal, exact, classes
 
 @njit
 def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, gen, moves,
-                scores, rmemo, out):
+                scores, rmemo, out, budget=None):
     """Score every card of the player to move into `out` (52,) (any integer dtype): its
     value (the module doc) for each legal card, NO_CARD for every other card.
 
@@ -238,7 +246,13 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
 
     Returns the position's value: the best card's score for the player to move (the
     declarer's tricks, or 1 when the misère is still sure to be made), -1 when the
-    player to move holds no card."""
+    player to move holds no card.
+
+    `budget` (int64 (2,): a node limit per search, and a flag), when given, bounds every
+    search (kernels.dd.search.search_memo): a card whose search runs over it scores
+    UNKNOWN, and so does every legal card when the position's own value does (numeric
+    goals); the value returned is then UNKNOWN unless a known card settles it. Real
+    play uses it; every other caller leaves it out and gets exact values."""
     for c in range(52):
         out[c] = NO_CARD
     p = (leader + nplayed) & 3
@@ -254,7 +268,15 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
     value = -1  # misère: the best card's, found below
     if not misere:
         value = _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact,
-                       classes, gen, moves, scores, rmemo, memo)
+                       classes, gen, moves, scores, rmemo, memo, budget)
+        if budget is not None and budget[1] != 0:
+            budget[1] = 0
+            rest = legal
+            while rest != U0:
+                c = trailing_zeros(rest)
+                rest ^= bit(c)
+                out[c] = UNKNOWN
+            return UNKNOWN
     left = popcount(hands[p])
     k = nplayed + 1
     rel = np.zeros(1, np.uint64)
@@ -277,7 +299,7 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
             # can the defenders force a trick on the declarer?
             forced = _reaches(hands, leader, prefix, k, gone, np.int64(1), trump, maxmask,
                               winmask, exact, classes, gen, moves, scores, rmemo, memo, True,
-                              rel)
+                              rel, budget)
             crel = rel[0]
             val = 0 if forced else 1
         else:
@@ -286,13 +308,19 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
             # likely lies
             if p_max:
                 val = _stepped(hands, leader, prefix, k, gone, 0, value, value, trump, maxmask,
-                               winmask, exact, classes, gen, moves, scores, rmemo, memo, rel)
+                               winmask, exact, classes, gen, moves, scores, rmemo, memo, rel,
+                               budget)
             else:
                 val = _stepped(hands, leader, prefix, k, gone, value, left, value + 1, trump,
                                maxmask, winmask, exact, classes, gen, moves, scores, rmemo,
-                               memo, rel)
+                               memo, rel, budget)
             crel = rel[0]
         hands[p] ^= bit(c)
+        if budget is not None and budget[1] != 0:
+            budget[1] = 0
+            _fill_run(out, legal, gone, c, UNKNOWN)
+            last[s] = -1  # nothing to lend the cards below it
+            continue
         _fill_run(out, legal, gone, c, val)
         last[s] = c
         last_val[s] = val
@@ -301,28 +329,34 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
         # the best card's for the player to move: the declarer keeps the misère with one
         # good card, the defenders beat it with one
         value = 1 if p_max else 0
+        unknown = False
         rest = runs
         while rest != U0:
             c = trailing_zeros(rest)
             rest ^= bit(c)
-            value = min(value, out[c]) if p_max else max(value, out[c])
+            if out[c] == UNKNOWN:
+                unknown = True
+            else:
+                value = min(value, out[c]) if p_max else max(value, out[c])
+        if unknown and value == (1 if p_max else 0):
+            value = UNKNOWN  # no known card settles it
     return value
 
 
 @njit
 def score_cards_batch(hands, leader, trick, nplayed, declarer, goal, exact, classes, gen, moves,
-                      scores, rmemo, out, values):
+                      scores, rmemo, out, values, budget=None):
     """`score_cards` for n positions with one trick on the table (one position per
     sampled world): hands (n, 4) uint64, read only; out (n, 52) and values (n,), any
     integer dtype, filled row by row (values: each position's value, as `score_cards`
     returns). The other arguments are `score_cards`'s; every position shares the table
-    and its generation `gen`."""
+    and its generation `gen`, and each search the node limit of `budget`."""
     h = np.empty(4, np.uint64)
     for i in range(hands.shape[0]):
         for q in range(4):
             h[q] = hands[i, q]
         values[i] = score_cards(h, leader, trick, nplayed, declarer, goal, exact, classes, gen,
-                                moves, scores, rmemo, out[i])
+                                moves, scores, rmemo, out[i], budget)
 
 
 @njit

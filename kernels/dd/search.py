@@ -208,7 +208,7 @@ def game_memo(trump, maxmask, winmask):
 
 @njit
 def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
-                scores, rmemo, memo, probe, prefix=None, nprefix=0, root_rel=None):
+                scores, rmemo, memo, probe, prefix=None, nprefix=0, root_rel=None, budget=None):
     """`search` with the lone seat's game memo given (`game_memo`), so that the
     searches of one solve share it.
 
@@ -216,7 +216,13 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
     its first `nprefix` cards (0..3) are on the table, out of their owners' hands and not
     in `gone`; `need` counts this trick (kernels.dd.scores). Without it (None) numba
     compiles the trick-boundary search alone. `root_rel` (uint64 (1,)), when given,
-    receives the relevance of the answer (the cards it rests on, see `search`)."""
+    receives the relevance of the answer (the cards it rests on, see `search`).
+
+    `budget` (int64 (2,)), when given, bounds the search for real play, which can use an
+    approximate answer but not a minute-long proof: after `budget[0]` nodes the search
+    gives up, restores `hands`, sets `budget[1]` to 1 and returns False, a value to
+    ignore. What it stored meanwhile are finished subtrees, valid as ever. Without it
+    (None) numba compiles the search with no such test."""
     # per trick: leader, tricks still needed, the card that cut off at its lead, the node
     # count when it began, the lead that last cut off at this trick anywhere in the search
     # (the killer, kernels.dd.moves.order_moves), 1 when the class half of the table
@@ -232,7 +238,8 @@ def search_memo(hands, leader, gone, need, trump, maxmask, winmask, exact, class
               np.zeros((3, MAX_PLY), np.int64))
     games = (new_trump_work(), new_ruff_work(), new_misere_work())
     return _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen,
-                   moves, scores, rmemo, memo, stacks, games, probe, prefix, nprefix, root_rel)
+                   moves, scores, rmemo, memo, stacks, games, probe, prefix, nprefix, root_rel,
+                   budget)
 
 
 @njit(inline="always", **NO_REFCOUNT)
@@ -400,10 +407,10 @@ def _pop_forced(hands, leaders, moves, nmov, trels, gones, maxmask, ply, v, vrel
 
 @njit(**NO_REFCOUNT)  # the hot loop: no atomic reference counts (kernels.jit)
 def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, gen, moves,
-            scores, rmemo, memo, stacks, games, probe, prefix, nprefix, root_rel):
+            scores, rmemo, memo, stacks, games, probe, prefix, nprefix, root_rel, budget):
     """`search` on the arrays it allocated: the game's `memo`, the search's `stacks`
-    and the games' scratch arrays (`games`); a trick `prefix` and `root_rel` as in
-    `search_memo`."""
+    and the games' scratch arrays (`games`); a trick `prefix`, `root_rel` and `budget` as
+    in `search_memo`."""
     tricks, per_trick, keys, per_ply, moves_at = stacks
     leaders, needs, best, started = per_trick[0], per_trick[1], per_trick[2], per_trick[3]
     killers = per_trick[4]
@@ -452,6 +459,13 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
         is_max = ((maxmask >> p) & 1) == 1
         if mode == _ENTER:
             nodes += 1
+            if budget is not None and nodes > budget[0]:
+                # given up: every play above the root taken back, nothing stored
+                while ply > root:
+                    ply -= 1
+                    hands[(leaders[ply >> 2] + (ply & 3)) & 3] ^= bit(tricks[ply >> 2, ply & 3])
+                budget[1] = 1
+                return False
             if probe is not None and nodes > pn_limit:
                 # over budget: back to the probing node, on with its next card
                 ply = _give_up_probe(hands, leaders, tricks, moves, nmov, idx, ply, pn_ply)
