@@ -218,3 +218,17 @@ def test_estimate_command_bad_input_is_one_line_and_exit_2(tmp_path, capsys, arg
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1
     assert not (run / E.DEFAULT_FILE).exists()
+
+
+def test_calibration_chart_draws_each_group_and_the_diagonal():
+    from reports.charts import png
+    from reports.charts_strategy import calibration_chart
+
+    summary = E.calibration_summary(E.calibration_table(constant_estimate(0.33),
+                                                        synthetic_hands(50, 2)))
+    fig = calibration_chart(summary)
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert labels[0] == "perfect calibration"
+    assert [label.split(" ")[0] for label in labels[1:]] == [E.NUMBER_GROUP, "LM", "GM"]
+    assert "LM (200 predictions)" in labels
+    assert png(fig).startswith(b"\x89PNG") and fig.axes == []
