@@ -77,6 +77,8 @@ def format_calibration(table) -> str:
     from analyser.estimate import brier_scores, calibration_summary
 
     summary = calibration_summary(table)
+    if summary.empty:
+        return "no held-out hands: the run is too small to check the estimate's calibration"
     gaps = brier_scores(summary)
     lines = [f"{'contract':>8} {'estimate bin':>13} {'hands':>7} {'estimated':>10} "
              f"{'observed':>9} {'95% interval':>15}"]

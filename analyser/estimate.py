@@ -21,6 +21,7 @@ run still gets a finite, small estimate); it is deterministic. The deals with
 (predicted against observed, by bins of the prediction).
 """
 
+import functools
 import json
 import math
 import shlex
@@ -43,6 +44,7 @@ RIDGE = 1.0  # penalty on the standardised slopes
 INTERCEPT_RIDGE = 1e-3  # keeps the intercept finite when a contract is never (or always) made
 MAX_ITERATIONS = 100
 TOLERANCE = 1e-9
+HAND_CACHE = 65536  # hands whose estimates an Estimate remembers
 CALIBRATION_BINS = 10  # equal-width bins of the predicted probability
 DEFAULT_FILE = "estimate.json"  # the estimate in a directory, and the shipped default's name
 TRICK_COLUMNS = ("tricks_s", "tricks_h", "tricks_d", "tricks_c")
@@ -210,7 +212,7 @@ class Estimate:
         (remembered, since a strategy asks about the same hand at each of its turns)."""
         key = (int(hand), int(position))
         if key not in self._cache:
-            if len(self._cache) >= 65536:
+            if len(self._cache) >= HAND_CACHE:
                 self._cache.clear()
             numbers = self.trump_probabilities([hand], [position])[0]
             miseres = {c: float(p[0]) for c, p in
@@ -288,8 +290,10 @@ def fit(hands: pd.DataFrame, source: dict | None = None) -> Estimate:
     """
     _check_rows(hands, "hands")
     held = (hands["deal_id"].to_numpy() % HOLD_OUT) == 0
+    rule = f"deal_id % {HOLD_OUT} == 0"
     if held.all():
         held = np.zeros(len(hands), dtype=bool)
+        rule = "none: every deal is needed for the fit"
     train = hands[~held]
     masks, positions = train["hand"].to_numpy(), train["position"].to_numpy()
     tricks = train[list(TRICK_COLUMNS)].to_numpy().reshape(-1)
@@ -300,7 +304,7 @@ def fit(hands: pd.DataFrame, source: dict | None = None) -> Estimate:
                for c, col in MISERE_VERDICT.items()}
     estimate = Estimate(numbers, miseres, dict(source or {}), pd.DataFrame())
     estimate.source.update(fitted_rows=int(len(train)), held_out_rows=int(held.sum()),
-                           held_out=f"deal_id % {HOLD_OUT} == 0")
+                           held_out=rule)
     estimate.calibration = calibration_table(estimate, hands[held])
     return estimate
 
@@ -446,16 +450,12 @@ def load(path) -> Estimate:
     return from_json(data, str(path))
 
 
-_DEFAULT: list = []
-
-
+@functools.cache
 def default_estimate() -> Estimate:
     """The estimate shipped with the package (analyser/data/estimate.json; its `source`
-    says the commands that regenerate it)."""
-    if not _DEFAULT:
-        text = resources.files("analyser").joinpath("data", DEFAULT_FILE).read_text("utf-8")
-        _DEFAULT.append(from_json(json.loads(text), f"analyser/data/{DEFAULT_FILE}"))
-    return _DEFAULT[0]
+    says the commands that regenerate it), read once."""
+    text = resources.files("analyser").joinpath("data", DEFAULT_FILE).read_text("utf-8")
+    return from_json(json.loads(text), f"analyser/data/{DEFAULT_FILE}")
 
 
 __all__ = [

@@ -232,3 +232,13 @@ def test_calibration_chart_draws_each_group_and_the_diagonal():
     assert [label.split(" ")[0] for label in labels[1:]] == [E.NUMBER_GROUP, "LM", "GM"]
     assert "LM (200 predictions)" in labels
     assert png(fig).startswith(b"\x89PNG") and fig.axes == []
+
+
+def test_a_run_of_one_deal_is_fitted_whole_and_says_it_has_no_calibration(capsys):
+    from analyser.cmd_estimate import format_calibration
+
+    fitted = E.fit(synthetic_hands(1, 3))
+    assert fitted.source["fitted_rows"] == 4 and fitted.source["held_out_rows"] == 0
+    assert fitted.source["held_out"].startswith("none")
+    assert fitted.calibration.empty
+    assert format_calibration(fitted.calibration).startswith("no held-out hands")
