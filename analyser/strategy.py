@@ -34,6 +34,7 @@ from analyser.contracts import (
     MISERE_CONTRACTS,
     NUMERIC_CONTRACTS,
     allowed_trumps,
+    ladder_rank,
     parse_bid,
 )
 from analyser.errors import UserError
@@ -103,7 +104,7 @@ class ThresholdStrategy:
             if bid == PASS:
                 continue
             contract, tier = parse_bid(bid)
-            rank = LADDER.index(contract)
+            rank = ladder_rank(contract)
             if (best is None or rank > best[0]) and self._qualifies(view, contract, tier):
                 best = (rank, bid)  # legal bids rise, so the first of a contract is its cheapest
         return PASS if best is None else best[1]

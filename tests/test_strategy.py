@@ -2,6 +2,7 @@
 the cheapest tier and the trump it may name (R11, R12), and strategy files."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -180,7 +181,7 @@ def test_builtins_are_data_with_numbers_and_miseres():
 
 def test_a_strategy_file_in_toml_or_json(tmp_path, synthetic):
     toml = tmp_path / "mine.toml"
-    toml.write_text('description = "mine"\n[thresholds]\nnumbers = 0.6\n"9" = 0.7\nLM = 0.8\n')
+    toml.write_text('description = "mine"\n[thresholds]\nnumbers = 0.6\n9 = 0.7\nLM = 0.8\n')
     mine = load_strategy(toml, model=synthetic)
     assert mine.name == "mine" and mine.estimate is synthetic
     assert mine.thresholds["9"] == 0.7 and mine.thresholds["13"] == 0.6
@@ -239,3 +240,14 @@ def test_parse_strategy_gives_a_default_name_only_when_missing(synthetic):
     assert strategy.name == "stem"
     with pytest.raises(UserError, match="x.toml:name: must not be empty"):
         parse_strategy({"name": " ", "thresholds": {"LM": 0.5}}, "x.toml", synthetic)
+
+
+def test_the_documented_example_file_reads_as_documented(tmp_path, synthetic):
+    """docs/strategies.md's example: numbers at 0.6, 9 and above at 0.7, LM at 0.8."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "strategies.md").read_text()
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "mine.toml"
+    path.write_text(example)
+    mine = load_strategy(path, model=synthetic)
+    assert mine.name == "mine" and mine.thresholds == {
+        **{str(n): 0.6 for n in range(5, 9)}, "LM": 0.8, **{str(n): 0.7 for n in range(9, 14)}}
