@@ -5,10 +5,12 @@ seat, with the hand, its position relative to the leader and its solved results)
 as a small JSON file together with the run's configuration and size, so that every
 estimate says what it came from.
 
-- Numbers (R10): for each hand and each suit as trump, P(tricks >= n) for n = 5..13 from one
-  logistic model per n over the hand's features seen from that trump (`TRUMP_FEATURES`).
-  A hand's P(make n) in a set of allowed trumps (R12) is the best of them. The estimates
-  are made monotone in n (P(>= n+1) <= P(>= n)) by a running minimum.
+- Numbers (R10): for each hand and each suit as trump, P(tricks >= k) for k = 1..13 from
+  one logistic model per k over the hand's features seen from that trump
+  (`TRUMP_FEATURES`), made monotone in k (P(>= k+1) <= P(>= k)) by a running minimum; so
+  the whole distribution of tricks, 0..13, follows (`trick_distribution`), which the
+  expected-value strategies use. A hand's P(make n) in a set of allowed trumps (R12) is
+  the best of them.
 - Misères (R15): one logistic model each for LM and GM over the hand's misère features
   (`MISERE_FEATURES`). LS and GS (R16) take LM's and GM's estimate: the stored verdicts of
   a double-dummy run are the same for a spread and its misère (analyser/aggregate.py).
@@ -52,6 +54,7 @@ TRICK_COLUMNS = ("tricks_s", "tricks_h", "tricks_d", "tricks_c")
 MISERE_MODEL = {"LM": "LM", "GM": "GM", "LS": "LM", "GS": "GM"}
 MISERE_VERDICT = {"LM": "little_misere", "GM": "grand_misere"}
 NUMBERS = tuple(int(c) for c in NUMERIC_CONTRACTS)
+TRICK_LEVELS = tuple(range(1, NUMBERS[-1] + 1))  # P(tricks >= k) is fitted for each k
 POSITION_FEATURES = ("second", "third", "dealer")  # positions 1..3; the leader is the base
 TRUMP_FEATURES = (
     "trump_length", "trump_length_sq", "trump_hcp", "trump_ace", "trump_king",
@@ -188,18 +191,23 @@ class Estimate:
     `calibration_table`.
     """
 
-    numbers: dict  # "5".."13" -> Model over TRUMP_FEATURES
+    tricks: dict  # "1".."13": Model of P(tricks >= k) over TRUMP_FEATURES
     miseres: dict  # "LM", "GM" -> Model over MISERE_FEATURES
     source: dict
     calibration: pd.DataFrame
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def trump_probabilities(self, masks, positions) -> np.ndarray:
-        """(m, 4, 9) P(tricks >= n) for each hand, each suit as trump and n = 5..13,
-        non-increasing in n."""
+    def at_least(self, masks, positions) -> np.ndarray:
+        """(m, 4, 13) P(tricks >= k) for each hand, each suit as trump and k = 1..13,
+        non-increasing in k."""
         x = trump_features(masks, positions)
-        p = np.stack([self.numbers[str(n)].predict(x) for n in NUMBERS], axis=-1)
+        p = np.stack([self.tricks[str(k)].predict(x) for k in TRICK_LEVELS], axis=-1)
         return np.minimum.accumulate(p, axis=-1)
+
+    def trump_probabilities(self, masks, positions) -> np.ndarray:
+        """(m, 4, 9) P(make n) = P(tricks >= n) for each hand, each suit as trump and each
+        number n = 5..13 (R10)."""
+        return self.at_least(masks, positions)[..., NUMBERS[0] - 1:]
 
     def misere_probabilities(self, masks, positions) -> dict:
         """P(make) of LM, GM, LS and GS for each hand: name -> (m,) array."""
@@ -207,18 +215,28 @@ class Estimate:
         fitted = {name: model.predict(x) for name, model in self.miseres.items()}
         return {c: fitted[MISERE_MODEL[c]] for c in MISERE_CONTRACTS}
 
-    def hand(self, hand: int, position: int) -> tuple[np.ndarray, dict]:
-        """(4, 9) P(tricks >= n) per trump and the misères' P(make) dict, for one hand
+    def _hand(self, hand: int, position: int) -> tuple[np.ndarray, dict]:
+        """(4, 13) P(tricks >= k) per trump and the misères' P(make), for one hand
         (remembered, since a strategy asks about the same hand at each of its turns)."""
         key = (int(hand), int(position))
         if key not in self._cache:
             if len(self._cache) >= HAND_CACHE:
                 self._cache.clear()
-            numbers = self.trump_probabilities([hand], [position])[0]
+            at_least = self.at_least([hand], [position])[0]
             miseres = {c: float(p[0]) for c, p in
                        self.misere_probabilities([hand], [position]).items()}
-            self._cache[key] = (numbers, miseres)
+            self._cache[key] = (at_least, miseres)
         return self._cache[key]
+
+    def hand(self, hand: int, position: int) -> tuple[np.ndarray, dict]:
+        """(4, 9) P(make n) per trump and number 5..13, and the misères' P(make) dict."""
+        at_least, miseres = self._hand(hand, position)
+        return at_least[:, NUMBERS[0] - 1:], miseres
+
+    def hand_distribution(self, hand: int, position: int) -> np.ndarray:
+        """(4, 14) P(tricks = k), k = 0..13, per trump, for one hand."""
+        at_least, _ = self._hand(hand, position)
+        return _distribution(at_least)
 
     def probability(self, hand: int, position: int, contract: str, trumps=(0, 1, 2, 3)) -> float:
         """P(make `contract`) for one hand; for a number, in the best of `trumps` (R12)."""
@@ -227,13 +245,17 @@ class Estimate:
             return miseres[contract]
         return float(numbers[list(trumps), int(contract) - NUMBERS[0]].max())
 
+    def trick_distribution(self, masks, positions) -> np.ndarray:
+        """(m, 4, 14) P(tricks = k), k = 0..13, per hand and suit as trump."""
+        return _distribution(self.at_least(masks, positions))
+
     def to_json(self) -> dict:
         return {
             "format": FORMAT,
             "source": self.source,
             "trump_features": list(TRUMP_FEATURES),
             "misere_features": list(MISERE_FEATURES),
-            "numbers": {c: m.to_json() for c, m in self.numbers.items()},
+            "tricks": {k: m.to_json() for k, m in self.tricks.items()},
             "miseres": {c: m.to_json() for c, m in self.miseres.items()},
             "calibration": json.loads(self.calibration.to_json(orient="records")),
         }
@@ -251,9 +273,9 @@ def from_json(data, where: str) -> Estimate:
             data.get("misere_features") != list(MISERE_FEATURES):
         raise UserError(f"{where}: fitted on other features than this version uses; fit again "
                         "with `boston-analyser estimate RUN_DIR`")
-    numbers, miseres = data.get("numbers"), data.get("miseres")
-    if not isinstance(numbers, dict) or sorted(numbers) != sorted(NUMERIC_CONTRACTS):
-        raise UserError(f"{where}:numbers: needs a model for each of 5..13")
+    tricks, miseres = data.get("tricks"), data.get("miseres")
+    if not isinstance(tricks, dict) or sorted(tricks) != sorted(map(str, TRICK_LEVELS)):
+        raise UserError(f"{where}:tricks: needs a model for each of 1..13")
     if not isinstance(miseres, dict) or sorted(miseres) != sorted(MISERE_VERDICT):
         raise UserError(f"{where}:miseres: needs a model for each of LM, GM")
     source = data.get("source")
@@ -265,13 +287,21 @@ def from_json(data, where: str) -> Estimate:
     except (TypeError, ValueError):
         raise UserError(f"{where}:calibration: not a table of {CALIBRATION_COLUMNS}") from None
     return Estimate(
-        numbers={c: Model.from_json(m, len(TRUMP_FEATURES), f"{where}:numbers.{c}")
-                 for c, m in numbers.items()},
+        tricks={k: Model.from_json(m, len(TRUMP_FEATURES), f"{where}:tricks.{k}")
+                for k, m in tricks.items()},
         miseres={c: Model.from_json(m, len(MISERE_FEATURES), f"{where}:miseres.{c}")
                  for c, m in miseres.items()},
         source=source,
         calibration=calibration,
     )
+
+
+def _distribution(at_least: np.ndarray) -> np.ndarray:
+    """P(tricks = k), k = 0..13, from P(tricks >= k), k = 1..13, on the last axis."""
+    shape = at_least.shape[:-1]
+    upper = np.concatenate([np.ones((*shape, 1)), at_least], axis=-1)
+    lower = np.concatenate([at_least, np.zeros((*shape, 1))], axis=-1)
+    return upper - lower
 
 
 def _check_rows(hands: pd.DataFrame, where: str) -> None:
@@ -297,12 +327,12 @@ def fit(hands: pd.DataFrame, source: dict | None = None) -> Estimate:
     train = hands[~held]
     masks, positions = train["hand"].to_numpy(), train["position"].to_numpy()
     tricks = train[list(TRICK_COLUMNS)].to_numpy().reshape(-1)
-    x_numbers = trump_features(masks, positions).reshape(-1, len(TRUMP_FEATURES))
-    numbers = {str(n): Model(*fit_logistic(x_numbers, tricks >= n)) for n in NUMBERS}
+    x_tricks = trump_features(masks, positions).reshape(-1, len(TRUMP_FEATURES))
+    models = {str(k): Model(*fit_logistic(x_tricks, tricks >= k)) for k in TRICK_LEVELS}
     x_miseres = misere_features(masks, positions)
     miseres = {c: Model(*fit_logistic(x_miseres, train[col].to_numpy()))
                for c, col in MISERE_VERDICT.items()}
-    estimate = Estimate(numbers, miseres, dict(source or {}), pd.DataFrame())
+    estimate = Estimate(models, miseres, dict(source or {}), pd.DataFrame())
     estimate.source.update(fitted_rows=int(len(train)), held_out_rows=int(held.sum()),
                            held_out=rule)
     estimate.calibration = calibration_table(estimate, hands[held])

@@ -78,6 +78,20 @@ def test_number_estimates_never_rise_with_the_contract(synthetic):
     assert (np.diff(p, axis=-1) <= 0).all()
 
 
+def test_trick_distribution_is_a_distribution_around_the_trump_length(synthetic):
+    """In the synthetic rows a trump takes as many tricks as it has cards."""
+    masks = random_masks(300, 13)
+    positions = np.tile(np.arange(4), 300)
+    dist = synthetic.trick_distribution(masks, positions)
+    assert dist.shape == (1200, 4, 14) and (dist >= 0).all()
+    assert np.allclose(dist.sum(axis=-1), 1.0)
+    assert (dist.argmax(axis=-1) == suit_lengths(masks)).mean() > 0.95
+    at_least = synthetic.at_least(masks, positions)
+    assert np.allclose(dist[..., 5:].sum(axis=-1), at_least[..., 4])  # P(tricks >= 5)
+    one = synthetic.hand_distribution(int(masks[7]), int(positions[7]))
+    assert np.array_equal(one, dist[7])
+
+
 def test_probability_of_a_number_is_the_best_allowed_trump(synthetic):
     hand = int(random_masks(1, 4)[0])
     numbers, _ = synthetic.hand(hand, 2)
@@ -110,7 +124,7 @@ def test_saved_estimate_reads_back_the_same(synthetic, tmp_path):
 
 @pytest.mark.parametrize("change, words", [
     (lambda d: d.update(format=99), "not a boston-analyser estimate"),
-    (lambda d: d["numbers"].pop("9"), "numbers: needs a model for each of 5..13"),
+    (lambda d: d["tricks"].pop("9"), "tricks: needs a model for each of 1..13"),
     (lambda d: d["miseres"]["LM"].update(slopes=[1.0]), "miseres.LM: needs 12 finite slopes"),
     (lambda d: d.update(trump_features=["x"]), "fitted on other features"),
 ])
@@ -127,7 +141,7 @@ def constant_estimate(little: float) -> E.Estimate:
     """An estimate whose LM prediction is `little` for every hand (no slopes)."""
     zero = lambda k: E.Model(0.0, np.zeros(k))  # noqa: E731
     return E.Estimate(
-        numbers={c: zero(len(E.TRUMP_FEATURES)) for c in NUMERIC_CONTRACTS},
+        tricks={str(k): zero(len(E.TRUMP_FEATURES)) for k in E.TRICK_LEVELS},
         miseres={"LM": E.Model(float(np.log(little / (1 - little))),
                                np.zeros(len(E.MISERE_FEATURES))),
                  "GM": zero(len(E.MISERE_FEATURES))},
@@ -201,7 +215,7 @@ def test_estimate_command_fits_saves_and_prints_calibration(tmp_path, capsys):
         f"boston-analyser run --deals 120 --seed 3 --chunk 40 --pool 40 --out {run}")
     assert chart.read_bytes().startswith(b"\x89PNG")
     # a run directory given as the model is fitted on the spot, the same way
-    assert E.load(run).to_json()["numbers"] == fitted.to_json()["numbers"]
+    assert E.load(run).to_json()["tricks"] == fitted.to_json()["tricks"]
 
 
 @pytest.mark.parametrize("args, words", [
