@@ -14,9 +14,9 @@ with the run's configuration, its size and the commands that regenerate it. The
 bidding strategies (docs/strategies.md) bid on this estimate; `--model FILE` of the
 commands that take strategies uses it instead of the shipped default.
 
-Numbers 5..13 (R10): P(tricks >= n) with each suit as trump, one logistic model per n
-over the trump's length and high cards, the side suits' high cards and shortness, and
-the position (R18); a hand's estimate is the best allowed trump's (R12). LM and GM
+Numbers (R10): P(tricks >= k), k = 1..13, with each suit as trump, one logistic model
+per k over the trump's length and high cards, the side suits' high cards and shortness,
+and the position (R18); P(make n) is P(tricks >= n) in the best allowed trump (R12). LM and GM
 (R15): one logistic model each over the misère-danger score (per suit and in total),
 high cards, shape and position; LS and GS (R16) take LM's and GM's estimate, since
 double-dummy verdicts cannot tell a spread from its misère.

@@ -248,7 +248,8 @@ def test_parse_strategy_gives_a_default_name_only_when_missing(synthetic):
 
 
 def test_the_documented_example_file_reads_as_documented(tmp_path, synthetic):
-    """docs/strategies.md's example: numbers at 0.6, 9 and above at 0.7, LM at 0.8."""
+    """docs/strategies.md's examples: numbers at 0.6, 9 and above at 0.7, LM at 0.8; and an
+    ev strategy."""
     doc = (Path(__file__).resolve().parent.parent / "docs" / "strategies.md").read_text()
     example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     path = tmp_path / "mine.toml"
@@ -256,6 +257,11 @@ def test_the_documented_example_file_reads_as_documented(tmp_path, synthetic):
     mine = load_strategy(path, model=synthetic)
     assert mine.name == "mine" and mine.thresholds == {
         **{str(n): 0.6 for n in range(5, 9)}, "LM": 0.8, **{str(n): 0.7 for n in range(9, 14)}}
+    greedy_text = doc.split("```toml\n")[2].split("```", 1)[0]
+    path.write_text(greedy_text)
+    greedy = load_strategy(path, model=synthetic)
+    assert isinstance(greedy, ExpectedValueStrategy) and greedy.min_ev == 5
+    assert greedy.thresholds == {**{n: 0.3 for n in NUMERIC_CONTRACTS}, "LM": 0.3, "GM": 0.3}
 
 
 def ev_strategy(estimate, min_ev=0.0, **thresholds) -> ExpectedValueStrategy:
