@@ -19,7 +19,7 @@ def calibration_chart(table) -> Figure:
     analyser.estimate.calibration_summary); 95% intervals, and the diagonal where a
     perfectly calibrated estimate lies. Each point is labelled with its number of
     predictions (hand x contract)."""
-    fig = new_figure(min(WIDTH, 7.0), 6.0)
+    fig = new_figure(min(WIDTH, 7.0), 7.0)
     ax = fig.add_subplot()
     ax.plot([0, 1], [0, 1], color="0.6", linewidth=1, linestyle="--",
             label="perfect calibration")
@@ -45,5 +45,7 @@ def calibration_chart(table) -> Figure:
     ax.set_ylabel("observed make rate (held-out hands), 95% interval")
     ax.set_aspect("equal")
     ax.grid(alpha=0.3)
-    ax.legend(loc="upper left", title="contract")
+    # below the axes, where it can hide no point (bins run from 0% to 100% both ways)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=2,
+               title="contract")
     return fig

@@ -241,7 +241,7 @@ def test_calibration_chart_draws_each_group_and_the_diagonal():
     summary = E.calibration_summary(E.calibration_table(constant_estimate(0.33),
                                                         synthetic_hands(50, 2)))
     fig = calibration_chart(summary)
-    labels = fig.axes[0].get_legend_handles_labels()[1]
+    labels = [text.get_text() for text in fig.legends[0].get_texts()]
     assert labels[0] == "perfect calibration"
     assert [label.split(" ")[0] for label in labels[1:]] == [E.NUMBER_GROUP, "LM", "GM"]
     assert "LM (200 predictions)" in labels
