@@ -4,11 +4,40 @@ A strategy sees what a player knows at its turn (`CallView`): its own hand, its 
 the dealer's, the preference suits turned up (R6), the calls so far and the active pool.
 It answers with one of the legal calls. The session simulation (analyser/session.py) asks
 each seat's strategy in turn and runs the calls through analyser.auction.
+
+Strategies are data: a TOML (or JSON) file of thresholds on the estimated P(make) of each
+contract (analyser/estimate.py), read by `load_strategy`; the built-ins "cautious",
+"standard" and "bold" are such files in analyser/data/strategies/. docs/strategies.md
+describes every field.
+
+The threshold family (`ThresholdStrategy`): among the legal calls (so a player who has
+passed is only offered misères and spreads, R13), it bids the highest contract of the
+ladder (R9) whose estimated P(make) is at least the contract's threshold, in the cheapest
+tier (R11) whose allowed trumps (R12) reach that estimate; else it passes. A contract
+without a threshold is never bid. Lowering a threshold therefore never lowers the
+contract bid on the same view.
 """
 
-from dataclasses import dataclass
+import json
+import math
+import tomllib
+from dataclasses import dataclass, field
 from fractions import Fraction
+from importlib import resources
+from pathlib import Path
 from typing import Protocol
+
+from analyser import estimate as estimates
+from analyser.auction import PASS
+from analyser.contracts import (
+    LADDER,
+    MISERE_CONTRACTS,
+    NUMERIC_CONTRACTS,
+    allowed_trumps,
+    ladder_rank,
+    parse_bid,
+)
+from analyser.errors import UserError
 
 
 @dataclass(frozen=True)
@@ -22,6 +51,7 @@ class CallView:
     calls: tuple  # canonical calls so far, in turn order from the dealer's left
     pool: Fraction  # the active pool (R30)
     legal: tuple  # the calls legal now: "pass" first, then bids in rising order
+    plain_bid_trump: str = "any"  # R12 Decision: the suits a plain bid's winner may name
 
     @property
     def position(self) -> int:
@@ -40,3 +70,151 @@ class Strategy(Protocol):
     def name_trump(self, hand: int, bid: str, first_preference: int) -> int:
         """The trump (0..3, or -1 for no trump) to name after winning the numeric `bid`,
         within what its tier allows (R12: analyser.contracts.allowed_trumps)."""
+
+
+BUILTINS = ("cautious", "standard", "bold")
+FAMILIES = ("threshold",)
+NUMBERS_KEY = "numbers"  # one threshold for every number 5..13 not listed on its own
+TOP_KEYS = ("name", "description", "family", "thresholds")
+THRESHOLD_KEYS = (NUMBERS_KEY, *NUMERIC_CONTRACTS, *MISERE_CONTRACTS)
+
+
+@dataclass
+class ThresholdStrategy:
+    """Bid the highest legal contract whose estimated P(make) reaches its threshold."""
+
+    name: str
+    thresholds: dict  # contract ("5".."13", "LM", "GM", "LS", "GS") -> threshold in [0, 1]
+    estimate: estimates.Estimate = field(repr=False)
+    description: str = ""
+    source: str = ""  # the file it was read from
+
+    def _qualifies(self, view: CallView, contract: str, tier: str) -> bool:
+        threshold = self.thresholds.get(contract)
+        if threshold is None:
+            return False
+        trumps = (0, 1, 2, 3) if contract in MISERE_CONTRACTS else allowed_trumps(
+            tier, view.first_preference, view.plain_bid_trump)
+        return self.estimate.probability(view.hand, view.position, contract, trumps) >= threshold
+
+    def call(self, view: CallView) -> str:
+        """The cheapest legal tier of the highest contract that qualifies, else pass."""
+        best = None  # (ladder rank, bid)
+        for bid in view.legal:
+            if bid == PASS:
+                continue
+            contract, tier = parse_bid(bid)
+            rank = ladder_rank(contract)
+            if (best is None or rank > best[0]) and self._qualifies(view, contract, tier):
+                best = (rank, bid)  # legal bids rise, so the first of a contract is its cheapest
+        return PASS if best is None else best[1]
+
+    def name_trump(self, hand: int, bid: str, first_preference: int,
+                   plain_bid_trump: str = "any", position: int = 0) -> int:
+        """The allowed trump (R12) with the best estimated P(make `bid`). The position only
+        shifts every suit's estimate alike, so the leader's (0) is the default."""
+        contract, tier = parse_bid(bid)
+        if contract not in NUMERIC_CONTRACTS:
+            raise ValueError(f"bid: {bid!r} is not a numeric bid; misères have no trump (R20)")
+        trumps = allowed_trumps(tier, first_preference, plain_bid_trump)
+        numbers, _ = self.estimate.hand(hand, position)
+        column = int(contract) - int(NUMERIC_CONTRACTS[0])
+        return max(trumps, key=lambda t: (numbers[t, column], -t))
+
+
+def _field_error(where: str, name: str, problem: str) -> UserError:
+    return UserError(f"{where}:{name}: {problem}")
+
+
+def _threshold(value, where: str, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise _field_error(where, name, f"must be a number in [0, 1], got {value!r}")
+    if not 0 <= value <= 1:
+        raise _field_error(where, name, f"must be in [0, 1], got {value!r}")
+    return float(value)
+
+
+def parse_strategy(data, where: str, estimate=None, default_name: str = "") -> ThresholdStrategy:
+    """A strategy from the parsed contents of a strategy file; `where` (the file) prefixes
+    every error, which names the field: "FILE:thresholds.LM: must be in [0, 1], got 1.5"."""
+    if not isinstance(data, dict):
+        raise UserError(f"{where}: a strategy file holds a table of fields ({', '.join(TOP_KEYS)})")
+    unknown = [k for k in data if k not in TOP_KEYS]
+    if unknown:
+        raise _field_error(where, unknown[0], f"unknown field (fields: {', '.join(TOP_KEYS)})")
+    name = data.get("name", default_name)
+    for key, value in (("name", name), ("description", data.get("description", ""))):
+        if not isinstance(value, str):
+            raise _field_error(where, key, f"must be text, got {value!r}")
+    if not name.strip():
+        raise _field_error(where, "name", "must not be empty")
+    family = data.get("family", FAMILIES[0])
+    if family not in FAMILIES:
+        raise _field_error(where, "family", f"{family!r} is not one of {', '.join(FAMILIES)}")
+    if "thresholds" not in data:
+        raise _field_error(where, "thresholds", "missing (a table of contract = threshold)")
+    table = data["thresholds"]
+    if not isinstance(table, dict) or not table:
+        raise _field_error(where, "thresholds", "must be a non-empty table of contract = "
+                           "threshold")
+    thresholds = {}
+    for key, value in table.items():
+        if key not in THRESHOLD_KEYS:
+            raise _field_error(where, f"thresholds.{key}", f"not a contract (keys: "
+                               f"{', '.join(THRESHOLD_KEYS)})")
+        thresholds[key] = _threshold(value, where, f"thresholds.{key}")
+    everyone = thresholds.pop(NUMBERS_KEY, None)
+    if everyone is not None:
+        for number in NUMERIC_CONTRACTS:
+            thresholds.setdefault(number, everyone)
+    return ThresholdStrategy(
+        name=name.strip(),
+        thresholds={c: thresholds[c] for c in LADDER if c in thresholds},
+        estimate=estimate if estimate is not None else estimates.default_estimate(),
+        description=data.get("description", ""),
+        source=where,
+    )
+
+
+def read_strategy_file(path) -> dict:
+    """The parsed contents of a TOML file (or JSON, by its .json suffix)."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix.lower() == ".json":
+            return json.loads(text)
+        return tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+        raise UserError(f"{path}: not valid {kind} ({exc})") from None
+
+
+def _builtin_text(name: str) -> str:
+    return resources.files("analyser").joinpath("data", "strategies", f"{name}.toml").read_text(
+        "utf-8")
+
+
+def load_strategy(name_or_path, model=None) -> ThresholdStrategy:
+    """A built-in strategy by name ("cautious", "standard", "bold") or one read from a TOML
+    or JSON file. `model` is an Estimate, or a path given to `analyser.estimate.load` (an
+    estimate file, a folder holding estimate.json, or a run directory to fit); None uses
+    the shipped default. A bad file raises UserError naming the file and the field."""
+    if model is None or isinstance(model, estimates.Estimate):
+        estimate = model
+    else:
+        estimate = estimates.load(model)
+    text = str(name_or_path)
+    if text in BUILTINS:
+        data = tomllib.loads(_builtin_text(text))
+        return parse_strategy(data, f"built-in {text}", estimate, text)
+    path = Path(text)
+    if not path.is_file():
+        raise UserError(f"strategy {text!r} is neither a built-in ({', '.join(BUILTINS)}) nor "
+                        "a file")
+    return parse_strategy(read_strategy_file(path), str(path), estimate, path.stem)
+
+
+__all__ = [
+    "CallView", "Strategy", "ThresholdStrategy", "load_strategy", "parse_strategy",
+    "read_strategy_file", "BUILTINS", "THRESHOLD_KEYS",
+]
