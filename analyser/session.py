@@ -33,7 +33,14 @@ from analyser import options, store
 from analyser.auction import PARTOUT, Auction, IllegalCall
 from analyser.cards import SEAT_LETTERS
 from analyser.constants import MAX_POOL
-from analyser.contracts import contract_of, is_little, is_numeric, may_name, parse_bid, tricks_needed
+from analyser.contracts import (
+    contract_of,
+    is_little,
+    is_numeric,
+    may_name,
+    parse_bid,
+    tricks_needed,
+)
 from analyser.errors import UserError
 from analyser.ledger import Ledger
 from analyser.strategy import CallView
