@@ -76,7 +76,8 @@ def build_session_report(out, names) -> Path:
             Text(f"Misère partout (all four pass, R14) in {100 * partout_share:.1f}% of hands."),
             Image(png(charts.contracts_bid_and_made(
                 list(contracts["contract"]), list(contracts["share"]),
-                list(contracts["made_rate"]))), "share of hands and made rate per contract"),
+                contracts["made_rate"].to_numpy(dtype=float, na_value=float("nan")))),
+                "share of hands and made rate per contract"),
             Table(contracts, {"share": "{:.1%}", "made_rate": "{:.1%}"}),
             Table(tables["declarers"], {"declare_rate": "{:.1%}", "made_rate": "{:.1%}"}),
         ]),

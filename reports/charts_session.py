@@ -59,7 +59,7 @@ def pool_by_hand(hands, mean, p90) -> Figure:
 
 def contracts_bid_and_made(contracts, shares, made_rates) -> Figure:
     """How often each contract is declared (bars, share of hands) and how often it is
-    made (dots, right axis); partout has no made rate."""
+    made (dots, right axis); partout's made rate is NaN (not drawn)."""
     fig = new_figure(WIDTH, 3.4)
     ax = fig.add_subplot()
     x = np.arange(len(contracts))
@@ -71,8 +71,7 @@ def contracts_bid_and_made(contracts, shares, made_rates) -> Figure:
     ax.set_ylabel("share of hands")
     ax.set_xlabel("contract declared (ladder order), or partout when all four pass (R14)")
     right = ax.twinx()
-    rates = np.array([np.nan if r is None else r for r in made_rates], dtype=float)
-    right.plot(x, rates, "o", color="tab:red", label="made rate")
+    right.plot(x, np.asarray(made_rates, dtype=float), "o", color="tab:red", label="made rate")
     right.set_ylim(0, 1.05)
     right.yaxis.set_major_formatter(PERCENT)
     right.set_ylabel("made rate", color="tab:red")
