@@ -15,6 +15,11 @@ from reports.html import Image, Params, Section, Table, Text, render_page
 MONEY = "{:.2f}"
 
 
+def _blank_missing(frame):
+    """The frame with pandas' missing values (partout's made rate) as None: shown as "–"."""
+    return frame.astype(object).where(frame.notna(), None)
+
+
 def _parameters(config: SessionConfig, stats: dict) -> Section:
     k = config.rotations
     items = [
@@ -78,7 +83,7 @@ def build_session_report(out, names) -> Path:
                 list(contracts["contract"]), list(contracts["share"]),
                 contracts["made_rate"].to_numpy(dtype=float, na_value=float("nan")))),
                 "share of hands and made rate per contract"),
-            Table(contracts, {"share": "{:.1%}", "made_rate": "{:.1%}"}),
+            Table(_blank_missing(contracts), {"share": "{:.1%}", "made_rate": "{:.1%}"}),
             Table(tables["declarers"], {"declare_rate": "{:.1%}", "made_rate": "{:.1%}"}),
         ]),
         Section("Pool over the session", [
