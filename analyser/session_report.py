@@ -59,9 +59,11 @@ def build_session_report(out, names) -> Path:
         Section("Balances per strategy", [
             Text("A strategy's session result is the mean of its four final balances (one "
                  "per seat, after the end split, R31); 1000 is break even. Interval: mean "
-                 "± 1.96 standard errors across sessions."),
+                 "± 1.96 standard errors across sessions. win_rate: the share of its seats that "
+                 "finished with the highest balance of the table (R31; tied leaders all win)."),
             Table(summary.drop(columns=["mean_balance_exact"]),
-                  {c: MONEY for c in ("mean_balance", "stderr", "ci_low", "ci_high")}),
+                  {**{c: MONEY for c in ("mean_balance", "stderr", "ci_low", "ci_high")},
+                   "win_rate": "{:.1%}"}),
             Image(png(charts.balance_distributions(
                 {n: [float(v) for v in results[n]] for n in names})),
                 "histogram of per-session results per strategy"),

@@ -21,6 +21,7 @@ from analyser.session_tables import (
     pool_by_hand,
     session_results,
     summary_table,
+    win_rates,
 )
 
 STATS_FILE = "session_stats.json"
@@ -42,7 +43,7 @@ def strategy_names(strategies) -> list[str]:
 def session_tables(rows, names) -> dict:
     """Every result table of the stored rows."""
     results = session_results(rows, names)
-    return {"summary": summary_table(results), "pairs": pairs_table(results),
+    return {"summary": summary_table(results, win_rates(rows, names)), "pairs": pairs_table(results),
             "contracts": contract_table(rows), "declarers": declarer_table(rows, names),
             "pools": pool_by_hand(rows)}
 

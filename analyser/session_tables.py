@@ -35,20 +35,38 @@ def session_results(rows: pd.DataFrame, strategies) -> pd.DataFrame:
     return pd.DataFrame.from_dict(table, orient="index", columns=list(strategies))
 
 
+def win_rates(rows: pd.DataFrame, strategies) -> dict:
+    """Per strategy: the share of its seat-sessions that end with the highest final
+    balance (R31: the highest balance wins; ties stand, so tied leaders all win)."""
+    wins = dict.fromkeys(strategies, 0)
+    slots = dict.fromkeys(strategies, 0)
+    for record in rows[rows["hand"] == HANDS].itertuples(index=False):
+        row = record._asdict()
+        finals = [Fraction(row[f"balance_{s}"]) for s in SEAT_COLUMNS]
+        top = max(finals)
+        for letter, final in zip(SEAT_COLUMNS, finals, strict=True):
+            name = row[f"strategy_{letter}"]
+            slots[name] += 1
+            wins[name] += final == top
+    return {name: wins[name] / slots[name] if slots[name] else float("nan")
+            for name in strategies}
+
+
 def _interval(values) -> dict:
     mean, se = mean_and_stderr(values)
     return {"mean": mean, "stderr": se, "ci_low": mean - Z95 * se, "ci_high": mean + Z95 * se}
 
 
-def summary_table(results: pd.DataFrame) -> pd.DataFrame:
-    """strategy, sessions, mean_balance, stderr, ci_low, ci_high, mean_balance_exact."""
+def summary_table(results: pd.DataFrame, wins: dict) -> pd.DataFrame:
+    """strategy, sessions, mean_balance, stderr, ci_low, ci_high, win_rate (`wins`),
+    mean_balance_exact."""
     out = []
     for name in results.columns:
         exact = list(results[name])
         stats = _interval([float(v) for v in exact])
         out.append({"strategy": name, "sessions": len(exact), "mean_balance": stats["mean"],
                     "stderr": stats["stderr"], "ci_low": stats["ci_low"],
-                    "ci_high": stats["ci_high"],
+                    "ci_high": stats["ci_high"], "win_rate": wins[name],
                     "mean_balance_exact": str(sum(exact, Fraction(0)) / len(exact))})
     return pd.DataFrame(out)
 
@@ -120,5 +138,5 @@ def pool_by_hand(rows: pd.DataFrame) -> pd.DataFrame:
                          "p90_pool": grouped.quantile(0.9).to_numpy()})
 
 
-__all__ = ["session_results", "summary_table", "pairs_table", "pair_differences",
+__all__ = ["session_results", "win_rates", "summary_table", "pairs_table", "pair_differences",
            "contract_table", "declarer_table", "pool_by_hand", "LADDER_AND_PARTOUT"]

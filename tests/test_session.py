@@ -271,3 +271,22 @@ def test_session_config_refuses_bad_settings_with_one_line():
                       ({"concede": "always"}, "concede must be")):
         with pytest.raises(UserError, match=match):
             _config(**kw)
+
+
+def test_win_rates_count_the_highest_final_balance_ties_stand_r31():
+    import pandas as pd
+
+    from analyser.session_tables import win_rates
+
+    def final(balances, names):
+        row = {"hand": HANDS}
+        row.update({f"balance_{s}": b for s, b in zip(SEATS, balances, strict=True)})
+        row.update({f"strategy_{s}": n for s, n in zip(SEATS, names, strict=True)})
+        return row
+
+    frame = pd.DataFrame([
+        final(["1100", "900", "1000", "1000"], ["a", "b", "a", "b"]),  # N (a) wins
+        final(["3001/3", "3001/3", "2998/3", "1000"], ["b", "a", "b", "a"]),  # tie: N, E win
+        {**final(["0", "0", "0", "0"], ["a", "a", "a", "a"]), "hand": 5},  # not a final row
+    ])
+    assert win_rates(frame, ["a", "b"]) == {"a": 2 / 4, "b": 1 / 4}
