@@ -43,8 +43,9 @@ def strategy_names(strategies) -> list[str]:
 def session_tables(rows, names) -> dict:
     """Every result table of the stored rows."""
     results = session_results(rows, names)
-    return {"summary": summary_table(results, win_rates(rows, names)), "pairs": pairs_table(results),
-            "contracts": contract_table(rows), "declarers": declarer_table(rows, names),
+    return {"summary": summary_table(results, win_rates(rows, names)),
+            "pairs": pairs_table(results), "contracts": contract_table(rows),
+            "declarers": declarer_table(rows, names),
             "pools": pool_by_hand(rows)}
 
 
