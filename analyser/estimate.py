@@ -35,9 +35,19 @@ import numpy as np
 import pandas as pd
 
 from analyser import store
+from analyser.aggregate import MISERE_VERDICT as STORED_VERDICT
+from analyser.aggregate import POSITION_NAMES, TRICK_COLUMNS
 from analyser.contracts import MISERE_CONTRACTS, NUMERIC_CONTRACTS
 from analyser.errors import UserError
-from analyser.features import high_card_points, honour_counts, misere_danger, suit_lengths
+from analyser.features import (
+    HCP_WEIGHTS,
+    HONOUR_RANKS,
+    SUIT_MASK,
+    high_card_points,
+    honour_counts,
+    misere_danger,
+    suit_lengths,
+)
 from analyser.stats import wilson_interval
 
 FORMAT = 1  # version of the saved file's layout
@@ -49,13 +59,12 @@ TOLERANCE = 1e-9
 HAND_CACHE = 65536  # hands whose estimates an Estimate remembers
 CALIBRATION_BINS = 10  # equal-width bins of the predicted probability
 DEFAULT_FILE = "estimate.json"  # the estimate in a directory, and the shipped default's name
-TRICK_COLUMNS = ("tricks_s", "tricks_h", "tricks_d", "tricks_c")
 # LS and GS are estimated by their misère's model (module docstring)
 MISERE_MODEL = {"LM": "LM", "GM": "GM", "LS": "LM", "GS": "GM"}
-MISERE_VERDICT = {"LM": "little_misere", "GM": "grand_misere"}
+MISERE_VERDICT = {c: STORED_VERDICT[c] for c in ("LM", "GM")}
 NUMBERS = tuple(int(c) for c in NUMERIC_CONTRACTS)
 TRICK_LEVELS = tuple(range(1, NUMBERS[-1] + 1))  # P(tricks >= k) is fitted for each k
-POSITION_FEATURES = ("second", "third", "dealer")  # positions 1..3; the leader is the base
+POSITION_FEATURES = tuple(POSITION_NAMES[p] for p in (1, 2, 3))  # the leader is the base
 TRUMP_FEATURES = (
     "trump_length", "trump_length_sq", "trump_hcp", "trump_ace", "trump_king",
     "side_hcp", "side_aces", "side_kings", "side_voids", "side_singletons", "longest_side",
@@ -64,7 +73,7 @@ MISERE_FEATURES = (
     "misere_danger", "misere_danger_sq", "worst_suit_danger", "safe_suits", "hcp", "aces",
     "kings", "shortest_suit", "longest_suit",
 ) + POSITION_FEATURES
-_POINTS = ((12, 4), (11, 3), (10, 2), (9, 1))  # 4-3-2-1 points of A, K, Q, J (ranks 12..9)
+_POINTS = tuple((HONOUR_RANKS[name], HCP_WEIGHTS[name]) for name in HCP_WEIGHTS)  # (rank, points)
 _SUIT_SHIFTS = np.array([0, 13, 26, 39], dtype=np.uint64)
 
 
@@ -74,7 +83,7 @@ def _masks(masks) -> np.ndarray:
 
 def _holdings(masks) -> np.ndarray:
     """(m, 4) int64 13-bit holdings (S, H, D, C) of each hand mask."""
-    return ((_masks(masks)[:, None] >> _SUIT_SHIFTS[None, :]) & np.uint64(0x1FFF)).astype(np.int64)
+    return ((_masks(masks)[:, None] >> _SUIT_SHIFTS[None, :]) & SUIT_MASK).astype(np.int64)
 
 
 def _position_columns(positions, m: int) -> np.ndarray:
@@ -115,7 +124,7 @@ def misere_features(masks, positions) -> np.ndarray:
     m = len(masks)
     # the danger of one suit is the score of the hand cut down to that suit
     per_suit = np.column_stack([
-        misere_danger(masks & (np.uint64(0x1FFF) << shift)) for shift in _SUIT_SHIFTS
+        misere_danger(masks & (SUIT_MASK << shift)) for shift in _SUIT_SHIFTS
     ]).astype(float)
     danger = per_suit.sum(axis=1)
     counts = honour_counts(masks)

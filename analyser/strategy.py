@@ -16,8 +16,15 @@ ladder (R9) whose estimated P(make) is at least the contract's threshold, in the
 tier (R11) whose allowed trumps (R12) reach that estimate; else it passes. A contract
 without a threshold is never bid. Lowering a threshold therefore never lowers the
 contract bid on the same view.
+
+The expected-value family (`ExpectedValueStrategy`): among the same qualifying legal bids
+(every contract qualifies when the file has no thresholds), it bids the one with the best
+expected result for the declarer at the active pool, payments and pool term (R24-R30,
+analyser.payments) over the estimated trick distribution, if that beats passing (counted
+as 0) by more than `min_ev` units; else it passes.
 """
 
+import functools
 import json
 import math
 import tomllib
@@ -27,8 +34,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Protocol
 
+import numpy as np
+
 from analyser import estimate as estimates
+from analyser import payments
 from analyser.auction import PASS
+from analyser.constants import DEFAULT_POOL
 from analyser.contracts import (
     LADDER,
     MISERE_CONTRACTS,
@@ -73,9 +84,10 @@ class Strategy(Protocol):
 
 
 BUILTINS = ("cautious", "standard", "bold")
-FAMILIES = ("threshold",)
+THRESHOLD, EXPECTED_VALUE = "threshold", "ev"
+FAMILIES = (THRESHOLD, EXPECTED_VALUE)
 NUMBERS_KEY = "numbers"  # one threshold for every number 5..13 not listed on its own
-TOP_KEYS = ("name", "description", "family", "thresholds")
+TOP_KEYS = ("name", "description", "family", "thresholds", "min_ev")
 THRESHOLD_KEYS = (NUMBERS_KEY, *NUMERIC_CONTRACTS, *MISERE_CONTRACTS)
 
 
@@ -122,6 +134,64 @@ class ThresholdStrategy:
         return max(trumps, key=lambda t: (numbers[t, column], -t))
 
 
+@functools.lru_cache(maxsize=1024)
+def outcome_values(contract: str, pool: Fraction) -> np.ndarray:
+    """The declarer's whole result (payments and pool term, R24-R30) of each outcome of
+    `contract` at the active `pool`: by tricks taken 0..13 for a number, (failed, made)
+    for a misère or spread; floats, for comparing bids only (settlement stays exact)."""
+    if contract in NUMERIC_CONTRACTS:
+        outcomes = [{"tricks": k} for k in range(int(NUMERIC_CONTRACTS[-1]) + 1)]
+    else:
+        outcomes = [{"made": False}, {"made": True}]
+    return np.array([float(payments.outcome_value(contract, pool=pool, **o)) for o in outcomes])
+
+
+@dataclass
+class ExpectedValueStrategy(ThresholdStrategy):
+    """Bid the qualifying legal bid with the best expected result, if it beats passing."""
+
+    min_ev: float = 0.0  # units the expected result must exceed passing (0) by
+
+    def expected_values(self, hand: int, position: int, contract: str, trumps,
+                        pool) -> np.ndarray:
+        """The expected result of declaring `contract` with each of `trumps` (one value for a
+        misère, which has no trump), from the estimate's trick distribution."""
+        values = outcome_values(contract, Fraction(pool))
+        if contract in MISERE_CONTRACTS:
+            p = self.estimate.probability(hand, position, contract)
+            return np.array([(1 - p) * values[0] + p * values[1]])
+        return self.estimate.hand_distribution(hand, position)[list(trumps)] @ values
+
+    def call(self, view: CallView) -> str:
+        """The qualifying legal bid of the best expected result (the cheaper on a tie) if it
+        exceeds `min_ev`, else pass."""
+        best = None  # (expected result, bid)
+        for bid in view.legal:
+            if bid == PASS:
+                continue
+            contract, tier = parse_bid(bid)
+            if not self._qualifies(view, contract, tier):
+                continue
+            trumps = () if contract in MISERE_CONTRACTS else allowed_trumps(
+                tier, view.first_preference, view.plain_bid_trump)
+            value = float(self.expected_values(view.hand, view.position, contract, trumps,
+                                               view.pool).max())
+            if best is None or value > best[0]:
+                best = (value, bid)
+        return best[1] if best is not None and best[0] > self.min_ev else PASS
+
+    def name_trump(self, hand: int, bid: str, first_preference: int,
+                   plain_bid_trump: str = "any", position: int = 0,
+                   pool=DEFAULT_POOL) -> int:
+        """The allowed trump (R12) with the best expected result of `bid` at `pool`."""
+        contract, tier = parse_bid(bid)
+        if contract not in NUMERIC_CONTRACTS:
+            raise ValueError(f"bid: {bid!r} is not a numeric bid; misères have no trump (R20)")
+        trumps = allowed_trumps(tier, first_preference, plain_bid_trump)
+        values = self.expected_values(hand, position, contract, trumps, pool)
+        return trumps[int(np.argmax(values))]
+
+
 def _field_error(where: str, name: str, problem: str) -> UserError:
     return UserError(f"{where}:{name}: {problem}")
 
@@ -148,12 +218,15 @@ def parse_strategy(data, where: str, estimate=None, default_name: str = "") -> T
             raise _field_error(where, key, f"must be text, got {value!r}")
     if not name.strip():
         raise _field_error(where, "name", "must not be empty")
-    family = data.get("family", FAMILIES[0])
+    family = data.get("family", THRESHOLD)
     if family not in FAMILIES:
         raise _field_error(where, "family", f"{family!r} is not one of {', '.join(FAMILIES)}")
-    if "thresholds" not in data:
+    if family == THRESHOLD and "min_ev" in data:
+        raise _field_error(where, "min_ev", f"only the {EXPECTED_VALUE!r} family takes it")
+    if family == THRESHOLD and "thresholds" not in data:
         raise _field_error(where, "thresholds", "missing (a table of contract = threshold)")
-    table = data["thresholds"]
+    # the ev family without thresholds weighs every contract (threshold 0)
+    table = data.get("thresholds", {c: 0.0 for c in LADDER})
     if not isinstance(table, dict) or not table:
         raise _field_error(where, "thresholds", "must be a non-empty table of contract = "
                            "threshold")
@@ -167,13 +240,20 @@ def parse_strategy(data, where: str, estimate=None, default_name: str = "") -> T
     if everyone is not None:
         for number in NUMERIC_CONTRACTS:
             thresholds.setdefault(number, everyone)
-    return ThresholdStrategy(
-        name=name.strip(),
-        thresholds={c: thresholds[c] for c in LADDER if c in thresholds},
-        estimate=estimate if estimate is not None else estimates.default_estimate(),
-        description=data.get("description", ""),
-        source=where,
-    )
+    common = {
+        "name": name.strip(),
+        "thresholds": {c: thresholds[c] for c in LADDER if c in thresholds},
+        "estimate": estimate if estimate is not None else estimates.default_estimate(),
+        "description": data.get("description", ""),
+        "source": where,
+    }
+    if family == THRESHOLD:
+        return ThresholdStrategy(**common)
+    min_ev = data.get("min_ev", 0)
+    if isinstance(min_ev, bool) or not isinstance(min_ev, (int, float)) or not math.isfinite(
+            min_ev):
+        raise _field_error(where, "min_ev", f"must be a number of units, got {min_ev!r}")
+    return ExpectedValueStrategy(**common, min_ev=float(min_ev))
 
 
 def read_strategy_file(path) -> dict:
@@ -215,6 +295,7 @@ def load_strategy(name_or_path, model=None) -> ThresholdStrategy:
 
 
 __all__ = [
-    "CallView", "Strategy", "ThresholdStrategy", "load_strategy", "parse_strategy",
+    "CallView", "Strategy", "ThresholdStrategy", "ExpectedValueStrategy", "outcome_values",
+    "load_strategy", "parse_strategy",
     "read_strategy_file", "BUILTINS", "THRESHOLD_KEYS",
 ]

@@ -256,3 +256,11 @@ def test_a_run_of_one_deal_is_fitted_whole_and_says_it_has_no_calibration(capsys
     assert fitted.source["held_out"].startswith("none")
     assert fitted.calibration.empty
     assert format_calibration(fitted.calibration).startswith("no held-out hands")
+
+
+def test_estimate_help_states_the_commands_that_regenerate_the_shipped_estimate(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["estimate", "--help"])
+    text = capsys.readouterr().out
+    for command in E.default_estimate().source["commands"]:
+        assert command in text

@@ -2,6 +2,7 @@
 the cheapest tier and the trump it may name (R11, R12), and strategy files."""
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -22,8 +23,10 @@ from analyser.errors import UserError
 from analyser.strategy import (
     BUILTINS,
     CallView,
+    ExpectedValueStrategy,
     ThresholdStrategy,
     load_strategy,
+    outcome_values,
     parse_strategy,
 )
 from tests.test_estimate import random_masks, synthetic_hands
@@ -206,7 +209,9 @@ def test_model_may_be_an_estimate_file(tmp_path, synthetic):
     ('[thresholds]\n"14" = 0.5\n', ":thresholds.14: not a contract"),
     ('[thresholds]\n"8-1st" = 0.5\n', ":thresholds.8-1st: not a contract"),
     ('name = 3\n[thresholds]\nLM = 0.5\n', ":name: must be text, got 3"),
-    ('family = "ev"\n[thresholds]\nLM = 0.5\n', ":family: 'ev' is not one of threshold"),
+    ('family = "best"\n[thresholds]\nLM = 0.5\n', ":family: 'best' is not one of threshold, ev"),
+    ('min_ev = 5\n[thresholds]\nLM = 0.5\n', ":min_ev: only the 'ev' family takes it"),
+    ('family = "ev"\nmin_ev = "some"\n', ":min_ev: must be a number of units, got 'some'"),
     ('name = "x"\n', ":thresholds: missing"),
     ('thresholds = 0.5\n', ":thresholds: must be a non-empty table"),
     ('[thresholds\n', ": not valid TOML"),
@@ -243,7 +248,8 @@ def test_parse_strategy_gives_a_default_name_only_when_missing(synthetic):
 
 
 def test_the_documented_example_file_reads_as_documented(tmp_path, synthetic):
-    """docs/strategies.md's example: numbers at 0.6, 9 and above at 0.7, LM at 0.8."""
+    """docs/strategies.md's examples: numbers at 0.6, 9 and above at 0.7, LM at 0.8; and an
+    ev strategy."""
     doc = (Path(__file__).resolve().parent.parent / "docs" / "strategies.md").read_text()
     example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     path = tmp_path / "mine.toml"
@@ -251,3 +257,54 @@ def test_the_documented_example_file_reads_as_documented(tmp_path, synthetic):
     mine = load_strategy(path, model=synthetic)
     assert mine.name == "mine" and mine.thresholds == {
         **{str(n): 0.6 for n in range(5, 9)}, "LM": 0.8, **{str(n): 0.7 for n in range(9, 14)}}
+    greedy_text = doc.split("```toml\n")[2].split("```", 1)[0]
+    path.write_text(greedy_text)
+    greedy = load_strategy(path, model=synthetic)
+    assert isinstance(greedy, ExpectedValueStrategy) and greedy.min_ev == 5
+    assert greedy.thresholds == {**{n: 0.3 for n in NUMERIC_CONTRACTS}, "LM": 0.3, "GM": 0.3}
+
+
+def ev_strategy(estimate, min_ev=0.0, **thresholds) -> ExpectedValueStrategy:
+    return parse_strategy({"family": "ev", "min_ev": min_ev,
+                           **({"thresholds": thresholds} if thresholds else {})},
+                          "ev.toml", estimate, "ev")
+
+
+def test_outcome_values_are_the_exact_settlement_with_the_pool():
+    """R24, R28, R29: made 8 wins 3 x 25 and the pool; 6 tricks fail it by 2: 3 x 35 and the
+    pool doubled (E1); a made 5 is conceded and saves the pool; LS made is 3 x 80 + pool."""
+    eight = outcome_values("8", Fraction(40))
+    assert eight[8] == 75 + 40 and eight[13] == 75 + 40 and eight[6] == -105 - 40
+    assert outcome_values("5", Fraction(40))[5] == 30
+    assert list(outcome_values("LS", Fraction(40))) == [-280, 280]
+
+
+@given(view=views())
+def test_the_ev_family_calls_a_legal_call(synthetic, view):
+    assert_legal(ev_strategy(synthetic).call(view), view)
+
+
+def test_the_ev_family_bids_the_contract_of_best_expected_result(synthetic):
+    """Eight spades take about eight tricks: the bid is the number whose expected result
+    over the estimated trick distribution in spades is best (7 or 8), not 9 or more."""
+    strategy = ev_strategy(synthetic)
+    view = view_after([], EIGHT_SPADES, dealer=3, first_preference=1)
+    spades = synthetic.hand_distribution(EIGHT_SPADES, 0)[0]
+    value = {n: spades @ outcome_values(n, Fraction(40)) for n in NUMERIC_CONTRACTS}
+    best = max(value, key=value.get)
+    assert best in ("7", "8") and value["9"] < 0
+    assert strategy.call(view) == best
+    assert strategy.name_trump(EIGHT_SPADES, best, 1) == 0
+    assert ev_strategy(synthetic, min_ev=value[best] + 1).call(view) == PASS
+
+
+def test_the_ev_family_weighs_the_misere_rates_by_position(synthetic):
+    """Synthetic LM (and so LS) verdicts: made 60% away from the lead, 20% on it. At 60% LS
+    earns 0.6 x 280 - 0.4 x 280 > 0, the most of all; at 20% everything loses."""
+    flat = hand_of("5432.5432.432.32")  # four-card suits at most: no number is made
+    strategy = ev_strategy(synthetic)
+    second = view_after(["pass"], flat, dealer=3, first_preference=1)
+    assert second.position == 1 and strategy.call(second) == "LS"
+    assert strategy.call(view_after([], flat, dealer=3, first_preference=1)) == PASS
+    # thresholds still bound the choice: LS needs 90% and so only LM (60% >= 50%) is left
+    assert ev_strategy(synthetic, LM=0.5, LS=0.9).call(second) == "LM"
