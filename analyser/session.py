@@ -223,8 +223,9 @@ class Outcome:
 
 
 class Table:
-    """Plays contracts by one play mode; results are memoised per (cards, contract), so a
-    deal replayed in another rotation with the same contract is not solved again."""
+    """Plays contracts by one play mode; results are memoised per (cards, contract, seed),
+    so a deal replayed in another rotation with the same contract is not solved again
+    (the seed, which only real play uses, is the same in every rotation)."""
 
     def __init__(self, play: str, defender_discard: str, need_cards: bool):
         self.play, self.defender_discard, self.need_cards = play, defender_discard, need_cards
@@ -232,7 +233,7 @@ class Table:
         self.seconds = 0.0
 
     def contract(self, deal, declarer, contract, trump, leader, seed) -> Outcome:
-        key = (deal.tobytes(), declarer, contract, trump, leader)
+        key = (deal.tobytes(), declarer, contract, trump, leader, seed)
         if key not in self.memo:
             t0 = time.perf_counter()
             self.memo[key] = self._play(deal, declarer, contract, trump, leader, seed)

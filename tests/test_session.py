@@ -290,3 +290,20 @@ def test_win_rates_count_the_highest_final_balance_ties_stand_r31():
         {**final(["0", "0", "0", "0"], ["a", "a", "a", "a"]), "hand": 5},  # not a final row
     ])
     assert win_rates(frame, ["a", "b"]) == {"a": 2 / 4, "b": 1 / 4}
+
+
+def test_cut_only_play_card_by_card_gives_the_double_dummy_tricks_r4_r21(cut_rows):
+    config = _config(sessions=2, chunk=2, deal_model="cut-only", concede="never")
+    checked = 0
+    for session in range(2):
+        rng = session_generator(config.seed, session)
+        first = int(rng.integers(4))
+        deal, turned = Decks("cut-only", rng).next_hand(1, first)  # hand 1: fresh decks
+        for row in cut_rows[(cut_rows["session"] == session) & (cut_rows["hand"] == 1)
+                            & (cut_rows["declarer"] >= 0)].itertuples():
+            assert turned == row.turned_card
+            leader = (row.dealer + 1) % 4
+            if is_numeric(row.contract):
+                assert row.tricks == solver.dd_tricks(deal, row.declarer, row.trump, leader)
+                checked += 1
+    assert checked >= 2
