@@ -13,7 +13,7 @@ from pathlib import Path
 
 from analyser import store
 from analyser.pipeline import available_cores
-from analyser.session import HANDS, SessionConfig, play_missing, read_rows
+from analyser.session import HANDS, TIMING_PARTS, SessionConfig, play_missing, read_rows
 from analyser.session_tables import (
     contract_table,
     declarer_table,
@@ -26,7 +26,6 @@ from analyser.session_tables import (
 
 STATS_FILE = "session_stats.json"
 TABLES = ("summary", "pairs", "contracts", "declarers", "pools")
-TIMING_PARTS = ("deal", "auction", "play", "settle")
 
 
 def strategy_names(strategies) -> list[str]:

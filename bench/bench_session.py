@@ -12,7 +12,7 @@ Table), so the projection is given per configuration.
 import argparse
 import time
 
-from analyser.session import HANDS, SessionConfig, chunk_frame
+from analyser.session import HANDS, TIMING_PARTS, SessionConfig, chunk_frame
 from analyser.strategy import load_strategy
 
 SEED = 20261207
@@ -31,7 +31,7 @@ def measure(sessions: int, names) -> dict:
     frame, timing = chunk_frame(config, strategies, 0)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     hands = len(frame)
-    per_hand = {k: timing[k] / hands for k in ("deal", "auction", "play", "settle")}
+    per_hand = {k: timing[k] / hands for k in TIMING_PARTS}
     per_session = wall / sessions
     return {"names": names, "sessions": sessions, "hands": hands, "wall": wall,
             "per_hand": per_hand, "ms_per_hand": 1000 * wall / hands,

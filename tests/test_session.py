@@ -307,3 +307,17 @@ def test_cut_only_play_card_by_card_gives_the_double_dummy_tricks_r4_r21(cut_row
                 assert row.tricks == solver.dd_tricks(deal, row.declarer, row.trump, leader)
                 checked += 1
     assert checked >= 2
+
+
+def test_memoised_legal_calls_equal_the_auctions_own_r11_r13():
+    from analyser.auction import Auction
+    from analyser.session import legal_now
+
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        auction = Auction(int(rng.integers(4)))
+        while not auction.finished:
+            legal = auction.legal_calls()
+            assert legal_now(auction) == legal
+            # pass more often than not, so that passed players come back (R13)
+            auction.call(legal[0] if rng.random() < 0.6 else legal[rng.integers(len(legal))])

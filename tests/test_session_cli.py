@@ -84,3 +84,12 @@ def test_bad_options_are_one_line_and_exit_2(extra, message, tmp_path, capsys):
 def test_strategy_is_required(capsys):
     assert main(["session", "--sessions", "1"]) == 2
     assert "--strategy" in capsys.readouterr().err
+
+
+def test_a_chunk_whose_part_is_whole_is_not_played_again(one_job):
+    from analyser.session import SessionConfig, play_chunk
+
+    config = SessionConfig.from_dict(store.load_config(one_job))
+    before = _files(one_job)
+    timing = play_chunk(str(one_job), config, [], 0)  # no strategies: it must not play
+    assert timing["hands"] == 0 and _files(one_job) == before
