@@ -321,3 +321,17 @@ def test_memoised_legal_calls_equal_the_auctions_own_r11_r13():
             assert legal_now(auction) == legal
             # pass more often than not, so that passed players come back (R13)
             auction.call(legal[0] if rng.random() < 0.6 else legal[rng.integers(len(legal))])
+
+
+def test_real_play_plays_the_contract_by_play_hand_with_the_hands_seed():
+    from analyser.dealing import deal_random
+    from analyser.play import play_hand
+    from analyser.session import Table
+
+    deal = deal_random(1, 8)[0]
+    table = Table("real", "highest", need_cards=False)
+    got = table.contract(deal, 2, "5", 1, 3, seed=99)
+    record = play_hand(deal, 2, "5", 3, trump=1, policy="real", seed=99)
+    assert (got.tricks, got.made, got.cards) == (record["declarer_tricks"], record["made"],
+                                                 record["cards"])
+    assert table.contract(deal, 2, "5", 1, 3, seed=99) is got  # memoised across rotations
