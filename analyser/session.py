@@ -13,9 +13,10 @@ the k rotations every strategy sits in every seat exactly once (for a fixed seat
 through every residue mod k), so each strategy's session result is the mean of its four
 final balances, one per seat, on identical cards.
 
-Randomness: session s draws everything (lot, shuffles, cuts, turned cards, real-play
-seeds) from `SeedSequence(seed, spawn_key=(s,))`, replayed afresh for each rotation, so a
-session depends only on the configuration and its number. Sessions are cut into chunks of
+Randomness: session s draws its lot, shuffles, cuts and turned cards from
+`SeedSequence(seed, spawn_key=(s,))`, replayed afresh for each rotation, and hand h's
+real-play seed from `SeedSequence(seed, spawn_key=(s, h, 1))`, so a session depends only
+on the configuration and its number. Sessions are cut into chunks of
 `chunk` sessions, solved in parallel (joblib) and stored one part per chunk
 (analyser/store.py), as `run` does, so a run resumes and gives the same rows for any
 --jobs.
