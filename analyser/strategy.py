@@ -91,6 +91,14 @@ TOP_KEYS = ("name", "description", "family", "thresholds", "min_ev")
 THRESHOLD_KEYS = (NUMBERS_KEY, *NUMERIC_CONTRACTS, *MISERE_CONTRACTS)
 
 
+def _numeric_bid(bid: str, first_preference: int, plain_bid_trump: str) -> tuple[str, tuple]:
+    """The contract of a numeric `bid` and the trumps its winner may name (R12)."""
+    contract, tier = parse_bid(bid)
+    if contract not in NUMERIC_CONTRACTS:
+        raise ValueError(f"bid: {bid!r} is not a numeric bid; misères have no trump (R20)")
+    return contract, allowed_trumps(tier, first_preference, plain_bid_trump)
+
+
 @dataclass
 class ThresholdStrategy:
     """Bid the highest legal contract whose estimated P(make) reaches its threshold."""
@@ -123,12 +131,9 @@ class ThresholdStrategy:
 
     def name_trump(self, hand: int, bid: str, first_preference: int,
                    plain_bid_trump: str = "any", position: int = 0) -> int:
-        """The allowed trump (R12) with the best estimated P(make `bid`). The position only
-        shifts every suit's estimate alike, so the leader's (0) is the default."""
-        contract, tier = parse_bid(bid)
-        if contract not in NUMERIC_CONTRACTS:
-            raise ValueError(f"bid: {bid!r} is not a numeric bid; misères have no trump (R20)")
-        trumps = allowed_trumps(tier, first_preference, plain_bid_trump)
+        """The allowed trump (R12) with the best estimated P(make `bid`). The position adds
+        the same to every suit's log-odds, so the leader's (0) serves as the default."""
+        contract, trumps = _numeric_bid(bid, first_preference, plain_bid_trump)
         numbers, _ = self.estimate.hand(hand, position)
         column = int(contract) - int(NUMERIC_CONTRACTS[0])
         return max(trumps, key=lambda t: (numbers[t, column], -t))
@@ -143,7 +148,9 @@ def outcome_values(contract: str, pool: Fraction) -> np.ndarray:
         outcomes = [{"tricks": k} for k in range(int(NUMERIC_CONTRACTS[-1]) + 1)]
     else:
         outcomes = [{"made": False}, {"made": True}]
-    return np.array([float(payments.outcome_value(contract, pool=pool, **o)) for o in outcomes])
+    values = np.array([float(payments.outcome_value(contract, pool=pool, **o)) for o in outcomes])
+    values.flags.writeable = False  # shared by every caller through the cache
+    return values
 
 
 @dataclass
@@ -184,10 +191,7 @@ class ExpectedValueStrategy(ThresholdStrategy):
                    plain_bid_trump: str = "any", position: int = 0,
                    pool=DEFAULT_POOL) -> int:
         """The allowed trump (R12) with the best expected result of `bid` at `pool`."""
-        contract, tier = parse_bid(bid)
-        if contract not in NUMERIC_CONTRACTS:
-            raise ValueError(f"bid: {bid!r} is not a numeric bid; misères have no trump (R20)")
-        trumps = allowed_trumps(tier, first_preference, plain_bid_trump)
+        contract, trumps = _numeric_bid(bid, first_preference, plain_bid_trump)
         values = self.expected_values(hand, position, contract, trumps, pool)
         return trumps[int(np.argmax(values))]
 
