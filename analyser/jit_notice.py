@@ -20,6 +20,7 @@ KERNEL_MODULES = {
     "run": ("dealing", "dd/batch"),
     "hand": ("dealing", "dd/batch"),
     "shapes": ("dealing",),
+    "session": ("dealing", "dd/batch", "partout"),
 }
 
 _armed: str | None = None

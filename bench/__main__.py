@@ -54,6 +54,13 @@ BENCHMARKS = {
         "no fixed figure: the default run should gather hundreds of samples (at most "
         "1000) in about 10 s.",
     ),
+    "session": (
+        "12-hand sessions",
+        "`boston-analyser session` under double-dummy play: milliseconds per hand split into "
+        "dealing, auction, play and settlement, and the projected time of 10,000 sessions "
+        "(120,000 hands) on 2 cores.",
+        "10,000 sessions with double-dummy play in at most 30 minutes on 2 cores.",
+    ),
     "dealing": (
         "dealing kernels",
         "`deal_random`, `deal_with` and `deal_known` in deals/s on 1 and 2 threads, "
@@ -73,6 +80,13 @@ BENCHMARKS = {
         "per hand: mean, p50-p99 and max per kind, the slowest hands named.",
         "mean at most 0.2 s a hand for LM and GM, at most 1 s for the numeric contract, "
         "over at least 200 hands per kind.",
+    ),
+    "strength": (
+        "the real player's strength",
+        "made rates per contract kind on the same deals under each pairing of the "
+        "declarer's and the defenders' policies (real, double-dummy, random-legal), beside "
+        "the double-dummy rate, with 95% intervals.",
+        "a table from at least 2,000 hands per kind.",
     ),
     "scores": (
         "scoring every card (real play)",
@@ -130,6 +144,10 @@ _RESULTS = {
     "play": (re.compile(r"^\| LM \| \d+ \| \d+ \| ([\d.]+) \|.*\n\| GM \| \d+ \| \d+ \| ([\d.]+) \|"
                         r".*(?:\n.*)*?\n\| numeric \| \d+ \| \d+ \| ([\d.]+) \|", re.M),
              "mean LM {0} s, GM {1} s, numeric {2} s a hand"),
+    "strength": (re.compile(r"^\| LM \| ([\d.]+%)[^|]*\| ([\d.]+%)", re.M),
+                 "LM made {0} double-dummy, {1} real against real"),
+    "session": (re.compile(r"^\| standard \|[^\n]*\| ([\d.]+) / ([\d.]+) min \|", re.M),
+                "10,000 sessions in {0} min of wall time ({1} min of CPU), standard strategy"),
     "playout": (re.compile(r"^\| trick counts \| 1 \| [\d,]+ \| [\d,]+ \| ([\d,]+) \|", re.M),
                 "{0} hands per CPU-second"),
 }

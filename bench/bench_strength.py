@@ -1,0 +1,104 @@
+"""The real player's strength: made rates per contract kind under each pairing of policies.
+
+Random full deals (seed 2028), North on lead (R18). Each deal is played once per pairing
+of declarer and defenders' policies (analyser.play_hand with `defenders=`), on the same
+deal with the same seed, so the pairings differ only in how the cards are played. The
+declarer is the seat a bidder would choose: for LM, GM, LS and GS the hand of least
+misère danger (analyser/features.py); for a number the hand of most high-card points,
+playing in its natural trump at the level it makes double-dummy (between 5 and 13).
+Double-dummy columns come from the solver (dd_tricks, dd_misere, dd_little_misere with
+R17's discards).
+"""
+
+import os
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from analyser.stats import wilson_interval
+
+HANDS = 2000
+SEED = 2028
+KINDS = ("LM", "GM", "LS", "GS", "numeric")
+# (declarer's policy, defenders' policy), in table order
+PAIRINGS = (("real", "real"), ("real", "dd"), ("dd", "real"), ("real", "random-legal"),
+            ("random-legal", "real"))
+
+
+def _declarer_and_contract(deal, kind):
+    """(declarer, contract, trump, double-dummy made) of a deal for `kind`."""
+    from analyser import dd_little_misere, dd_misere, dd_tricks
+    from analyser.constants import LEADER
+    from analyser.contracts import natural_trump
+    from analyser.features import hand_features
+
+    feats = hand_features(np.asarray(deal, np.uint64))
+    if kind == "numeric":
+        declarer = int(np.argmax(feats["hcp"].to_numpy()))
+        trump = natural_trump(int(deal[declarer]))
+        tricks = dd_tricks(deal, declarer, trump, LEADER)
+        level = min(13, max(5, tricks))
+        return declarer, str(level), trump, tricks >= level
+    declarer = int(np.argmin(feats["misere_danger"].to_numpy()))
+    little = kind in ("LM", "LS")
+    made = (dd_little_misere if little else dd_misere)(deal, declarer, LEADER)
+    return declarer, kind, None, bool(made)
+
+
+def _play(kind, ids, seed):
+    """[(hand id, dd made, [made under each pairing])] for hands `ids` of `kind`."""
+    import numba
+
+    from analyser import deal_random, play_hand
+    from analyser.constants import LEADER
+
+    numba.set_num_threads(1)
+    deals = deal_random(max(ids) + 1, seed)
+    out = []
+    for i in ids:
+        declarer, contract, trump, dd_made = _declarer_and_contract(deals[i], kind)
+        made = [play_hand(deals[i], declarer, contract, LEADER, trump=trump, policy=p,
+                          defenders=q, seed=i)["made"] for p, q in PAIRINGS]
+        out.append((i, dd_made, made))
+    return out
+
+
+def measure(n, jobs=2, seed=SEED):
+    """{kind: [(hand id, dd made, [made per pairing])]} over hands 0..n-1."""
+    parts = Parallel(n_jobs=jobs)(
+        delayed(_play)(kind, list(range(j, n, jobs)), seed) for kind in KINDS
+        for j in range(jobs))
+    out = {kind: [] for kind in KINDS}
+    for kind, part in zip([k for k in KINDS for _ in range(jobs)], parts, strict=True):
+        out[kind].extend(part)
+    return out
+
+
+def _rate(made, n):
+    lo, hi = wilson_interval(made, n)
+    return f"{100 * made / n:.1f}% ({100 * lo:.0f}-{100 * hi:.0f})"
+
+
+def run(quick: bool, deals: int | None = None) -> str:
+    n = deals if deals is not None else (4 if quick else HANDS)
+    load = os.getloadavg()[0]
+    results = measure(n)
+    names = [f"{p} vs {q}" for p, q in PAIRINGS]
+    lines = [
+        f"{n} random full deals per kind (seed {SEED}), the declarer a bidder's choice (least "
+        "misère danger; most high-card points for a number, natural trump, its double-dummy "
+        "level); default real-play settings; made rate with its 95% Wilson interval "
+        f"(load average {load:.1f} at the start).",
+        "",
+        "| kind | double dummy | " + " | ".join(names) + " |",
+        "|---|" + "---:|" * (len(names) + 1),
+    ]
+    for kind, rows in results.items():
+        dd = sum(r[1] for r in rows)
+        cells = [_rate(sum(r[2][j] for r in rows), len(rows)) for j in range(len(PAIRINGS))]
+        lines.append(f"| {kind} | {_rate(dd, len(rows))} | " + " | ".join(cells) + " |")
+    lines += ["", "Columns name the declarer's policy, then the defenders'. Against double-dummy "
+              "defenders a real declarer makes at most what double dummy allows; against a "
+              "real declarer, real defenders who see less than double-dummy ones let more "
+              "contracts through."]
+    return "\n".join(lines) + "\n"
