@@ -96,12 +96,12 @@ def _score_cards(hands, declarer, goal, leader, trick=()):
     return dd_scores(hands, declarer, goal, leader, trick)
 
 
-def _score_worlds(world_hands, declarer, goal, leader, trick, node_limit=None):
+def _score_worlds(world_hands, declarer, goal, leader, trick, node_limit=None, cap=None):
     """`_score_cards` over the worlds of one decision: (n, 52) values indexed by card id
     (misère: 1 still sure to take none, 0 not), -1 for cards that may not be played, -2
-    (UNKNOWN) for cards whose search ran over `node_limit` nodes (analyser.dd_scores_batch:
-    one transposition table serves every world)."""
-    return dd_scores_batch(world_hands, declarer, goal, leader, trick, node_limit)
+    (UNKNOWN) for cards whose search ran over `node_limit` nodes; numeric values at most
+    `cap` (analyser.dd_scores_batch: one transposition table serves every world)."""
+    return dd_scores_batch(world_hands, declarer, goal, leader, trick, node_limit, cap)
 
 
 # ---------------------------------------------------------------------------- card helpers
@@ -272,7 +272,10 @@ def _real_card(table: _Hand, seat, leader, trick, legal, seed_key, options):
     world_hands = np.empty((ws.shape[0], 4), dtype=np.uint64)
     for s in range(4):
         world_hands[:, s] = ws[:, s] | np.uint64(known[s])  # a known hand has no slot cards
-    args = (table.declarer, table.goal, leader, trick, options["search_nodes"] or None)
+    # numbers: no value above the tricks still needed matters (extra tricks pay nothing, R21)
+    cap = None if table.misere else max(
+        0, table.contract.tricks_needed - table.taken[table.declarer])
+    args = (table.declarer, table.goal, leader, trick, options["search_nodes"] or None, cap)
     stop = 0 if enumerated else options["agree_stop"]
     if 0 < stop < ws.shape[0]:
         values = _score_worlds(world_hands[:stop], *args)[:, candidates]

@@ -512,7 +512,8 @@ def dd_reach(hands, declarer, goal, leader, trick=(), target=None) -> bool:
                                classes, gen, moves, scores, rmemo))
 
 
-def dd_scores_batch(hands, declarer, goal, leader, trick=(), node_limit=None) -> np.ndarray:
+def dd_scores_batch(hands, declarer, goal, leader, trick=(), node_limit=None,
+                    cap=None) -> np.ndarray:
     """`dd_scores` over n positions with the same trick on the table (one per sampled
     world): `hands` (n, 4) masks, one row per position. Returns (n, 52) int8, each row
     indexed by card id: the card's value (misère: 1 made, 0 not) for each legal card of
@@ -521,7 +522,9 @@ def dd_scores_batch(hands, declarer, goal, leader, trick=(), node_limit=None) ->
 
     `node_limit` (a whole number, or None for exact values) bounds each search: a card
     whose search runs over it scores UNKNOWN (-2) instead (kernels.dd.scores), so that
-    real play never waits on one position's long proof."""
+    real play never waits on one position's long proof. `cap` (numeric goals: a whole
+    number, or None) scores min(value, cap), with fewer searches: real play needs no
+    value above the tricks its contract still needs."""
     d, g, ld, cards, tr = _position(declarer, goal, leader, trick)
     arr = _mask_rows(hands, "hands")
     for i in range(arr.shape[0]):
@@ -534,7 +537,11 @@ def dd_scores_batch(hands, declarer, goal, leader, trick=(), node_limit=None) ->
                 or node_limit < 1:
             raise SolverInputError(f"node_limit: expected a whole number >= 1, got {node_limit!r}")
         budget = np.array([node_limit, 0], np.int64)
+    if cap is not None:
+        if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or cap < 0:
+            raise SolverInputError(f"cap: expected a whole number of tricks, got {cap!r}")
+        cap = np.int64(cap) if g != GOAL_MISERE else None
     gen, exact, classes, rmemo, moves, scores = _score_tables()
     score_cards_batch(arr, ld, tr, len(cards), d, g, exact, classes, gen, moves, scores, rmemo,
-                      out, values, budget)
+                      out, values, budget, cap)
     return out

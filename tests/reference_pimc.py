@@ -3,8 +3,8 @@
 Every decision enumerates every world consistent with what the player has seen (by plain
 recursion over the hidden cards), scores every legal card in every world by minimax
 (tests/reference_dd.py at trick boundaries) and plays the card that makes (declarer) or
-defeats (defenders) the contract in the most worlds, then the best total of tricks,
-then the lowest card id: the "real" player of analyser/play.py with every world
+defeats (defenders) the contract in the most worlds, then the best total of tricks
+(counting none beyond those the contract still needs), then the lowest card id: the "real" player of analyser/play.py with every world
 enumerated and uniform bidding weights (docs/real_play.md). Only for small endings.
 
 The documented fixed rules are restated here from docs/real_play.md, not imported: a
@@ -154,6 +154,7 @@ def _decide(hands, seat, declarer, misere, trump, need, universe, discards, expo
                                       else 0) for s in range(4))
         for c, v in card_values(world_hands, declarer, misere, trump, leader, trick).items():
             made[c] += int(v) if misere else int(taken[declarer] + v >= need)
-            tricks[c] += 0 if misere else v
+            # tricks beyond those the contract needs count for nothing (R21, R24)
+            tricks[c] += 0 if misere else min(v, max(0, need - taken[declarer]))
     side = 1 if seat == declarer else -1
     return max(legal, key=lambda c: (side * made[c], side * tricks[c], -c))

@@ -268,3 +268,21 @@ def test_node_limit_is_checked():
     for bad in (0, -3, 2.5, True):
         with pytest.raises(solver.SolverInputError, match="node_limit"):
             dd_scores_batch(hands, 0, -1, 0, node_limit=bad)
+
+
+@pytest.mark.parametrize("goal", [-1, 0, 3])
+def test_cap_scores_min_of_value_and_cap(goal):
+    """A capped batch scores min(value, cap) for every legal card (real play's numbers
+    need no value above the tricks still needed, R21); a misère ignores the cap."""
+    rng = random.Random(f"cap-{goal}")
+    for played in range(4):
+        hands, leader, trick = _worlds(rng, sized(6, 30), rng.randint(3, 6), played)
+        declarer = rng.randrange(4)
+        exact = dd_scores_batch(hands, declarer, goal, leader, trick)
+        for cap in range(0, 5):
+            capped = dd_scores_batch(hands, declarer, goal, leader, trick, cap=cap)
+            want = np.where(exact == NO_CARD, NO_CARD, np.minimum(exact, cap))
+            assert (capped == want).all(), (cap, played)
+    hands, leader, trick = _worlds(rng, 4, 4, 1)
+    assert (dd_scores_batch(hands, 0, "misere", leader, trick, cap=1)
+            == dd_scores_batch(hands, 0, "misere", leader, trick)).all()

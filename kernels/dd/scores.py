@@ -177,10 +177,13 @@ def _fill_run(out, legal, gone, c, val):
 
 @njit
 def _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact, classes, gen,
-           moves, scores, rmemo, memo, budget=None):
+           moves, scores, rmemo, memo, budget=None, cap=None):
     """The declarer's tricks from a position (numeric goal): target searches stepped from
-    `_window`'s guess, up after a yes, down after a no."""
+    `_window`'s guess, up after a yes, down after a no; at most `cap` when given."""
     lo, hi, guess = _window(hands, leader, prefix, nplayed, trump, maxmask, winmask, rmemo)
+    if cap is not None:
+        hi = min(hi, cap)
+        lo = min(lo, hi)
     return _stepped(hands, leader, prefix, nplayed, gone, lo, hi, guess, trump, maxmask, winmask,
                     exact, classes, gen, moves, scores, rmemo, memo, np.zeros(1, np.uint64),
                     budget)
@@ -231,7 +234,7 @@ def position_value(hands, leader, trick, nplayed, declarer, goal, exact, classes
 
 @njit
 def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, gen, moves,
-                scores, rmemo, out, budget=None):
+                scores, rmemo, out, budget=None, cap=None):
     """Score every card of the player to move into `out` (52,) (any integer dtype): its
     value (the module doc) for each legal card, NO_CARD for every other card.
 
@@ -251,8 +254,11 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
     `budget` (int64 (2,): a node limit per search, and a flag), when given, bounds every
     search (kernels.dd.search.search_memo): a card whose search runs over it scores
     UNKNOWN, and so does every legal card when the position's own value does (numeric
-    goals); the value returned is then UNKNOWN unless a known card settles it. Real
-    play uses it; every other caller leaves it out and gets exact values."""
+    goals); the value returned is then UNKNOWN unless a known card settles it. `cap`
+    (numeric goals), when given, scores min(value, cap): real play needs no value above
+    the tricks its contract still needs (extra tricks pay nothing, R21), and a capped
+    value is found with fewer searches. Real play uses both; every other caller leaves
+    them out and gets exact values."""
     for c in range(52):
         out[c] = NO_CARD
     p = (leader + nplayed) & 3
@@ -268,7 +274,7 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
     value = -1  # misère: the best card's, found below
     if not misere:
         value = _value(hands, leader, prefix, nplayed, gone, trump, maxmask, winmask, exact,
-                       classes, gen, moves, scores, rmemo, memo, budget)
+                       classes, gen, moves, scores, rmemo, memo, budget, cap)
         if budget is not None and budget[1] != 0:
             budget[1] = 0
             rest = legal
@@ -278,6 +284,8 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
                 out[c] = UNKNOWN
             return UNKNOWN
     left = popcount(hands[p])
+    if cap is not None:
+        left = min(left, cap)
     k = nplayed + 1
     rel = np.zeros(1, np.uint64)
     # per suit: the last card searched, its value and the relevance of its searches
@@ -345,18 +353,18 @@ def score_cards(hands, leader, trick, nplayed, declarer, goal, exact, classes, g
 
 @njit
 def score_cards_batch(hands, leader, trick, nplayed, declarer, goal, exact, classes, gen, moves,
-                      scores, rmemo, out, values, budget=None):
+                      scores, rmemo, out, values, budget=None, cap=None):
     """`score_cards` for n positions with one trick on the table (one position per
     sampled world): hands (n, 4) uint64, read only; out (n, 52) and values (n,), any
     integer dtype, filled row by row (values: each position's value, as `score_cards`
     returns). The other arguments are `score_cards`'s; every position shares the table
-    and its generation `gen`, and each search the node limit of `budget`."""
+    and its generation `gen`, each search the node limit of `budget`, each value `cap`."""
     h = np.empty(4, np.uint64)
     for i in range(hands.shape[0]):
         for q in range(4):
             h[q] = hands[i, q]
         values[i] = score_cards(h, leader, trick, nplayed, declarer, goal, exact, classes, gen,
-                                moves, scores, rmemo, out[i], budget)
+                                moves, scores, rmemo, out[i], budget, cap)
 
 
 @njit
