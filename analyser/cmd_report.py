@@ -372,9 +372,9 @@ def _section_misere_real(features: pd.DataFrame, config: RunConfig) -> Section:
         Text(
             "The same chart with the misères played with hidden cards: the defenders no "
             "longer see which card of the declarer's is the dangerous one, and the declarer "
-            "does not see where the defenders' low cards lie. The grey line is the "
-            "double-dummy rate of all positions from the chart above, for comparison; the "
-            f"dashed line is again the break-even rate of {breakeven:.0%}."
+            "does not see where the defenders' low cards lie. The light grey line with open "
+            "circles is the double-dummy rate of all positions from the chart above, for "
+            f"comparison; the dashed line is again the break-even rate of {breakeven:.0%}."
         ),
         Image(png, "little misère make rate under real play against the misère-danger score "
                    "and points"),

@@ -24,6 +24,7 @@ POSITION_STYLES = {"all": ("black", "o"), "leader": ("tab:red", "s"),
                    "second": ("tab:blue", "^"), "third": ("tab:green", "v"),
                    "dealer": ("tab:purple", "D")}
 PERCENT = PercentFormatter(1.0, decimals=0)
+COMPARISON_COLOUR = "0.62"  # a series drawn for comparison beside the positions
 
 
 def new_figure(width: float, height: float) -> Figure:
@@ -126,7 +127,8 @@ def misere_chart(panels, breakeven: float,
 
     `panels` is a list of (title, x axis label, bin labels, {series name: (rate, low, high)
     arrays}); the horizontal line is the make rate above which bidding beats passing.
-    Series named after a position take its style (`POSITION_STYLES`); others are grey.
+    Series named after a position take its style (`POSITION_STYLES`); any other is a
+    reference drawn light grey with open circles.
     """
     fig = new_figure(WIDTH, 5.0)
     axes = fig.subplots(1, len(panels), squeeze=False, sharey=True)[0]
@@ -134,12 +136,17 @@ def misere_chart(panels, breakeven: float,
         x = np.arange(len(labels))
         for shift, (name, (rate, low, high)) in zip(_offsets(len(series), 0.3),
                                                      series.items(), strict=True):
-            color, marker = POSITION_STYLES.get(name, ("gray", "o"))
             rate, low, high = (np.asarray(a, dtype=float) for a in (rate, low, high))
+            if name in POSITION_STYLES:
+                color, marker = POSITION_STYLES[name]
+                style = {"linewidth": 1.2 if name == "all" else 0.9,
+                         "linestyle": "-" if name == "all" else ":"}
+            else:  # a reference series: light grey, solid, open circles
+                color, marker = COMPARISON_COLOUR, "o"
+                style = {"linewidth": 1.2, "linestyle": "-", "markerfacecolor": "white"}
             # consecutive bins of one feature are ordered, so a line through them reads
             ax.errorbar(x + shift, rate, yerr=[rate - low, high - rate], color=color,
-                        marker=marker, markersize=5, linewidth=1.2 if name == "all" else 0.9,
-                        linestyle="-" if name == "all" else ":", capsize=2, label=name)
+                        marker=marker, markersize=5, capsize=2, label=name, **style)
         ax.axhline(breakeven, color="0.45", linewidth=1.2, linestyle="--",
                    label=f"break-even {breakeven:.0%}")
         ax.set_xticks(x, labels)

@@ -733,6 +733,7 @@ def test_e2e_report_rebuilds_without_solving(e2e_runs, monkeypatch):
     (["--deals", "ten"], "--deals"),
     (["--jobs", "0"], "--jobs"),
     (["--pool", "300"], "--pool"),
+    (["--play", "bridge"], "--play"),
 ])
 def test_cli_bad_numbers_exit_2_with_one_line(args, word, tmp_path, capsys):
     assert cli("run", *args, "--out", tmp_path / "r") == 2
@@ -815,7 +816,8 @@ def test_cli_help_explains_every_option(capsys):
     with pytest.raises(SystemExit):
         main(["run", "--help"])
     text = capsys.readouterr().out
-    for option in ("--deals", "--seed", "--jobs", "--out", "--chunk", "--pool", "--force"):
+    for option in ("--deals", "--seed", "--jobs", "--out", "--chunk", "--pool", "--force",
+                   "--play"):
         assert text.count(option) >= 2, option  # in the usage and explained in the text
 
 
@@ -829,3 +831,22 @@ def test_e2e_larger_run_resumes_identically(tmp_path):
         part.unlink()
     assert cli("run", *common, "--jobs", 2, "--out", tmp_path / "b") == 0
     assert_same_results(tmp_path / "a", tmp_path / "b")
+
+
+REAL_E2E_DEALS = sized(2, 8)
+
+
+@pytest.mark.slow
+def test_e2e_play_real_identical_for_any_jobs_and_after_resume(tmp_path):
+    """`run --play real` through the CLI with the real solver and player: the same bytes
+    with --jobs 1 and 2, and again after a lost part is played a second time."""
+    common = ["--play", "real", "--deals", REAL_E2E_DEALS, "--seed", 3, "--chunk", 1]
+    assert cli("run", *common, "--jobs", 1, "--out", tmp_path / "j1") == 0
+    assert cli("run", *common, "--jobs", 2, "--out", tmp_path / "j2") == 0
+    assert_same_results(tmp_path / "j1", tmp_path / "j2")
+    part(tmp_path / "j2", REAL_E2E_DEALS - 1).unlink()
+    assert cli("run", *common, "--jobs", 2, "--out", tmp_path / "j2") == 0
+    assert_same_results(tmp_path / "j1", tmp_path / "j2")
+    hands = store.read_hands(tmp_path / "j1")
+    assert hands["real_level"].between(5, 13).all() and hands["real_tricks"].between(0, 13).all()
+    assert "Double-dummy against real play" in (tmp_path / "j1" / "report.html").read_text()
