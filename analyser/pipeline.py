@@ -377,7 +377,8 @@ def _progress_bar(config: RunConfig, missing, enabled: bool):
     from tqdm import tqdm
 
     done = config.deals - sum(config.chunk_deals(c)[1] for c in missing)
-    return tqdm(total=config.deals, initial=done, unit="deal", desc="solving",
+    desc = "solving and playing" if config.play == "real" else "solving"
+    return tqdm(total=config.deals, initial=done, unit="deal", desc=desc,
                 disable=not enabled, dynamic_ncols=True, smoothing=0.1)
 
 
