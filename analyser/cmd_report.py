@@ -426,11 +426,12 @@ def _section_real(real_vs_dd: pd.DataFrame, summary: pd.DataFrame) -> Section:
             "player, per shape (most frequent first, with the number of hands) and for all "
             "hands. 'Numbers' plays each hand at its own level: the number double-dummy says "
             "the declarer makes in the suit it would name (at least 5), so double-dummy makes "
-            "it on every hand except those that take fewer than 5 tricks; the gap to the real "
-            "rate is what hidden cards cost the declarer. In the misères and spreads, hidden "
-            "cards cut both ways: the defenders cannot see the declarer's dangerous card, "
-            "and the declarer cannot see theirs. In a spread the defenders see the declarer's "
-            "hand (R16), so unlike double-dummy, a spread is harder than its misère."
+            "it on every hand except those that take fewer than 5 tricks. Hidden cards cut "
+            "both ways: the declarer may misguess and fall short of its double-dummy tricks, "
+            "and the defenders may misguess and give it tricks it could not force (or, in a "
+            "misère, fail to find its dangerous card). In a spread the defenders see the "
+            "declarer's hand (R16), so unlike double-dummy, a spread is harder than its "
+            "misère."
         ),
         Image(png, "made rate double-dummy against real play per contract kind and shape"),
         Text("All hands, per kind; expected result per hand in units, payments and pool "

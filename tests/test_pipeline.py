@@ -364,6 +364,25 @@ def test_real_resume_after_deleting_a_part_gives_the_same_bytes(tmp_path):
     assert_same_results(tmp_path / "full", tmp_path / "cut")
 
 
+def test_real_run_grows_and_aggregates_for_another_pool_without_playing_again(tmp_path,
+                                                                           monkeypatch):
+    # R28-R30: the pool enters the tables only; more deals play only the new chunks
+    run_fake_real(tmp_path / "fresh", deals=12, pool=0)
+    run_fake_real(tmp_path / "r", deals=8, pool=40)
+    played = []
+
+    def counting_play(*args):
+        played.append(args[0])
+        return fake_play(*args)
+
+    run_fake_real(tmp_path / "r", deals=12, pool=40, play=counting_play)
+    assert len(played) == 4 * 4 * 5  # the one new chunk: 4 deals x 4 seats x 5 contracts
+    monkeypatch.setattr(pipeline, "real_solve", refuse_to_solve)
+    monkeypatch.setattr(pipeline, "real_play", refuse_to_solve)
+    assert cli("report", tmp_path / "r", "--pool", 0) == 0
+    assert_same_results(tmp_path / "fresh", tmp_path / "r")
+
+
 def test_a_dd_run_is_not_resumed_as_real_nor_a_real_one_as_dd(tmp_path):
     run_fake(tmp_path / "dd", deals=12, chunk=4)
     run_fake_real(tmp_path / "real")
