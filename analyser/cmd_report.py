@@ -183,7 +183,9 @@ def _section_parameters(config: RunConfig, stats: dict, tables) -> Section:
             ("run time (last invocation)",
              f"{stats['seconds_wall']:.1f} s with {stats['jobs']} job(s) on "
              f"{stats['cores']} core(s)"),
-            ("solving time, all chunks", f"{stats['seconds_chunks_all']:.1f} s of worker time"),
+            ("solving and playing time, all chunks" if config.play == "real"
+             else "solving time, all chunks",
+             f"{stats['seconds_chunks_all']:.1f} s of worker time"),
             *([("real play, all chunks",
                 f"{stats['seconds_playing_all_chunks']:.1f} s of worker time "
                 f"({stats['seconds_playing_all_chunks'] / config.deals:.1f} s a deal)")]

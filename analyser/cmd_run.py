@@ -33,8 +33,9 @@ information player (docs/real_play.md): for every seat as declarer, LM, GM, LS a
 and one number in the seat's natural trump at level n = clamp(double-dummy tricks in
 that trump, 5, 13). The real outcomes are stored beside the double-dummy ones of the
 same rows (real_lm, real_gm, real_ls, real_gs, real_level, real_trump, real_tricks), and
-the tables and the report set real play beside double-dummy. It costs about 20
-playouts a deal, some 10-15 s of one core (docs/run.md).
+the tables and the report set real play beside double-dummy. That is 20 playouts a
+deal, about 20 s of one core on average (misères have a heavy tail: a few playouts take
+10-40 s); docs/run.md.
 
 The dealer is always West, so North, the dealer's left, leads to the first trick (R18);
 each row records the seat's position relative to that leader. The preference suits (R6)
@@ -85,8 +86,8 @@ Options:
   --play M    "dd" (default): double-dummy only; "real": also the real player's
               outcomes (slow: see above); part of the configuration
   --chunk K   deals per chunk: the unit of parallel work, storage and resuming (default
-              {DEFAULT_CHUNK}, or {DEFAULT_REAL_CHUNK} with --play real, about two minutes
-              of a core each); part of the configuration, since it fixes the random streams
+              {DEFAULT_CHUNK}, or {DEFAULT_REAL_CHUNK} with --play real, a few minutes of a
+              core each); part of the configuration, since it fixes the random streams
   --pool P    active pool in units for the pool term of expected payments, 0..{MAX_POOL}
               (R28-R30; default {DEFAULT_POOL})
   --force     discard a run with another --seed, --chunk or --play in DIR instead of

@@ -45,7 +45,7 @@ from analyser.features import hand_features, natural_trumps
 
 FORMAT_VERSION = 1  # bump when the stored rows change meaning; part of the configuration
 DEFAULT_CHUNK = 250
-DEFAULT_REAL_CHUNK = 10  # --play real: about 2 minutes of one core a chunk (20 playouts a deal)
+DEFAULT_REAL_CHUNK = 10  # --play real: 20 playouts a deal, about 3.5 minutes of a core a chunk
 DEFENDER_DISCARD = "highest"  # R17 Decision, the solver's default
 DEAL_MODELS = ("random",)  # R4 Decision: `run` deals independent uniformly random deals
 MAX_DEALS = 10**9
