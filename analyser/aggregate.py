@@ -14,9 +14,21 @@ what each opponent pays the declarer on average, `ev_payments` = 3 x that (R24, 
 `pool_term` the expected pool gain (R28-R30) and `ev_total` = ev_payments + pool_term, the
 declarer's whole expected result. The float columns are those exact values rounded for
 tables and charts; the `*_exact` columns keep the fractions as text.
+
+Real play (a run with `play` "real", analyser/pipeline.py): every hand also carries the
+imperfect-information player's outcome of each misère contract and of one number, the
+level n = clamp(double-dummy tricks in the natural trump, 5, 13). The tables then gain
+`REAL_SUMMARY_COLUMNS` (summary, by_position): for LM, GM, LS, GS over every hand, for a
+number n in the natural trump over the hands whose level was n (none in the dd-best
+rows), the real made rate with its 95% Wilson interval, mean tricks and expected result,
+and beside them the double-dummy values of the same hands (`real_dd_*`); the table
+`real_vs_dd` compares the two per shape and contract kind (the numbers together, each
+hand at its own level); misere_features gains the real LM and GM rates (`real_lm_*`,
+`real_gm_*`). A dd run's tables are exactly those of the paragraphs above.
 """
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -24,6 +36,7 @@ import pandas as pd
 from analyser import payments
 from analyser.constants import DEFAULT_POOL
 from analyser.contracts import LADDER, MISERE_CONTRACTS, NUMERIC_CONTRACTS, ladder_rank
+from analyser.pipeline import REAL_COLUMNS, REAL_MISERE_COLUMNS
 from analyser.stats import wilson_interval
 
 TRICK_COLUMNS = ("tricks_s", "tricks_h", "tricks_d", "tricks_c")
@@ -52,19 +65,53 @@ def add_derived_columns(hands: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _contract_rows(group: pd.DataFrame, pool: int) -> list[dict]:
-    """One row per contract and trump rule for the hands of `group` (a DataFrame)."""
+def _contract_rows(group: pd.DataFrame, pool: int, real: bool = False) -> list[dict]:
+    """One row per contract and trump rule for the hands of `group` (a DataFrame); with
+    `real`, each row also holds its real-play columns (module docstring)."""
     rows = []
     for trump, column in ((NATURAL, "tricks_natural"), (DD_BEST, "tricks_best")):
         tricks = group[column].to_numpy()
         for contract in NUMERIC_CONTRACTS:
-            rows.append(_row(contract, trump, payments.expected_payment(
-                contract, tricks=tricks, pool=pool)))
+            row = _row(contract, trump, payments.expected_payment(
+                contract, tricks=tricks, pool=pool))
+            if real:
+                played = (group["real_level"].to_numpy() == int(contract)) & (trump == NATURAL)
+                row.update(_real_row(contract, pool,
+                                     real=group["real_tricks"].to_numpy()[played],
+                                     dd=tricks[played]))
+            rows.append(row)
     for contract in MISERE_CONTRACTS:
         made = group[MISERE_VERDICT[contract]].to_numpy(dtype=bool)
-        rows.append(_row(contract, NO_TRUMP, payments.expected_payment(
-            contract, made=made, pool=pool)))
+        row = _row(contract, NO_TRUMP, payments.expected_payment(contract, made=made, pool=pool))
+        if real:
+            row.update(_real_row(contract, pool, dd=made,
+                                 real=group[REAL_MISERE_COLUMNS[contract]].to_numpy(dtype=bool)))
+        rows.append(row)
     return rows
+
+
+def _outcomes(contract: str, values: np.ndarray) -> dict:
+    """expected_payment's keyword for `values`: tricks (numbers) or made (misères)."""
+    return {"made" if contract in MISERE_CONTRACTS else "tricks": values}
+
+
+def _real_row(contract: str, pool: int, real: np.ndarray, dd: np.ndarray) -> dict:
+    """The real-play columns of one summary row: `real` and `dd` are the outcomes (tricks
+    or made) of the same hands under real play and double-dummy; NaN where none."""
+    numeric = contract not in MISERE_CONTRACTS
+    row = {"real_hands": len(real)}
+    if len(real) == 0:
+        return row | {"real_made": 0, "real_dd_made": 0, "real_mean_tricks": math.nan,
+                      "real_dd_mean_tricks": math.nan, "real_ev_total": math.nan,
+                      "real_dd_ev_total": math.nan, "real_ev_total_exact": "",
+                      "real_dd_ev_total_exact": ""}
+    for prefix, values in (("real", real), ("real_dd", dd)):
+        ev = payments.expected_payment(contract, pool=pool, **_outcomes(contract, values))
+        row[f"{prefix}_made"] = ev.made
+        row[f"{prefix}_mean_tricks"] = float(np.mean(values)) if numeric else math.nan
+        row[f"{prefix}_ev_total"] = float(ev.total)
+        row[f"{prefix}_ev_total_exact"] = str(ev.total)
+    return row
 
 
 def _row(contract: str, trump: str, ev) -> dict:
@@ -87,19 +134,46 @@ def _row(contract: str, trump: str, ev) -> dict:
 
 
 def _finish(frame: pd.DataFrame) -> pd.DataFrame:
-    """Add made rate and its 95% Wilson interval; fix column types."""
+    """Add made rate and its 95% Wilson interval (and the real ones when present); fix
+    column types."""
     frame["made_rate"] = frame["made"] / frame["hands"]
     frame["made_ci_low"], frame["made_ci_high"] = wilson_interval(frame["made"], frame["hands"])
     for col in ("hands", "made"):
         frame[col] = frame[col].astype(np.int64)
     frame["ladder"] = frame["ladder"].astype(np.int8)
+    if "real_hands" in frame:
+        _rates(frame, "real_hands", "real_made", "real_made")
+        frame["real_dd_made_rate"] = frame["real_dd_made"] / _some(frame["real_hands"])
+        for col in ("real_hands", "real_made", "real_dd_made"):
+            frame[col] = frame[col].astype(np.int64)
     return frame
+
+
+def _some(hands: pd.Series) -> pd.Series:
+    """Hand counts as divisors: NaN where there are none, so that their rates are NaN."""
+    return hands.where(hands > 0)
+
+
+def _rates(frame: pd.DataFrame, hands: str, made: str, prefix: str) -> None:
+    """Columns `<prefix>_rate`, `<prefix>_ci_low`, `<prefix>_ci_high` (95% Wilson) of
+    `made` in `hands`: NaN where there are no hands."""
+    n = _some(frame[hands])
+    frame[f"{prefix}_rate"] = frame[made] / n
+    frame[f"{prefix}_ci_low"], frame[f"{prefix}_ci_high"] = wilson_interval(frame[made], n)
+    empty = frame[hands] == 0
+    frame.loc[empty, [f"{prefix}_ci_low", f"{prefix}_ci_high"]] = math.nan
 
 
 SUMMARY_COLUMNS = [
     "shape", "contract", "trump", "ladder", "hands", "shape_share", "made", "made_rate",
     "made_ci_low", "made_ci_high", "mean_undertricks", "ev_per_opponent", "ev_payments",
     "pool_term", "ev_total", "ev_per_opponent_exact", "ev_total_exact",
+]
+# a real run's summary and by_position add these after the columns above (module docstring)
+REAL_SUMMARY_COLUMNS = [
+    "real_hands", "real_made", "real_made_rate", "real_made_ci_low", "real_made_ci_high",
+    "real_dd_made", "real_dd_made_rate", "real_mean_tricks", "real_dd_mean_tricks",
+    "real_ev_total", "real_dd_ev_total", "real_ev_total_exact", "real_dd_ev_total_exact",
 ]
 
 
@@ -109,17 +183,33 @@ def shape_order(hands: pd.DataFrame) -> list[str]:
     return sorted(counts.index, key=lambda s: (-counts[s], s))
 
 
+def has_real_play(hands: pd.DataFrame) -> bool:
+    """Whether `hands` holds real-play outcomes (the rows of a run with `play` "real")."""
+    return set(REAL_COLUMNS) <= set(hands.columns)
+
+
+def _columns(hands: pd.DataFrame, columns: list) -> list:
+    """`columns`, followed by the real-play summary columns when `hands` has real play."""
+    return columns + (REAL_SUMMARY_COLUMNS if has_real_play(hands) else [])
+
+
+def _shape_groups(hands: pd.DataFrame) -> list:
+    """(shape, its hands) for each shape, most frequent first, then ("all", every hand)."""
+    return [(s, hands[hands["shape"] == s]) for s in shape_order(hands)] + [("all", hands)]
+
+
 def summary(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> pd.DataFrame:
     """Per shape (most frequent first, then "all") x contract x trump rule: made rate with
-    its 95% Wilson interval, mean undertricks when failing, expected payments (R24-R30)."""
+    its 95% Wilson interval, mean undertricks when failing, expected payments (R24-R30);
+    with real play, the real-play columns beside them (module docstring)."""
     hands = _with_derived(hands)
+    real = has_real_play(hands)
     rows = []
     total = len(hands)
-    groups = [(s, hands[hands["shape"] == s]) for s in shape_order(hands)] + [("all", hands)]
-    for shape, group in groups:
-        for row in _contract_rows(group, pool):
+    for shape, group in _shape_groups(hands):
+        for row in _contract_rows(group, pool, real):
             rows.append({"shape": shape, "shape_share": len(group) / total, **row})
-    return _finish(pd.DataFrame(rows))[SUMMARY_COLUMNS]
+    return _finish(pd.DataFrame(rows))[_columns(hands, SUMMARY_COLUMNS)]
 
 
 def by_position(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> pd.DataFrame:
@@ -130,12 +220,12 @@ def by_position(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> pd.DataFrame:
         group = hands[hands["position"] == position]
         if len(group) == 0:
             continue
-        for row in _contract_rows(group, pool):
+        for row in _contract_rows(group, pool, has_real_play(hands)):
             rows.append({"position": position, "position_name": POSITION_NAMES[position], **row})
     frame = _finish(pd.DataFrame(rows))
     frame["position"] = frame["position"].astype(np.int8)
-    return frame[["position", "position_name"] + [c for c in SUMMARY_COLUMNS
-                                                   if c not in ("shape", "shape_share")]]
+    return frame[_columns(hands, ["position", "position_name"] + [
+        c for c in SUMMARY_COLUMNS if c not in ("shape", "shape_share")])]
 
 
 def feature_bin_labels(feature: str) -> list[str]:
@@ -152,8 +242,13 @@ def feature_bin_labels(feature: str) -> list[str]:
 
 def misere_features(hands: pd.DataFrame) -> pd.DataFrame:
     """Little and grand misère make rates (with 95% intervals) against hand features in
-    fixed bins, for all positions together and for each position relative to the leader."""
+    fixed bins, for all positions together and for each position relative to the leader;
+    with real play, the real rates beside them (`real_lm_*`, `real_gm_*`)."""
     hands = _with_derived(hands)
+    verdicts = {"lm": hands["little_misere"].to_numpy(), "gm": hands["grand_misere"].to_numpy()}
+    if has_real_play(hands):
+        verdicts.update(real_lm=hands[REAL_MISERE_COLUMNS["LM"]].to_numpy(),
+                        real_gm=hands[REAL_MISERE_COLUMNS["GM"]].to_numpy())
     rows = []
     for feature, edges in FEATURE_BINS.items():
         labels = feature_bin_labels(feature)
@@ -168,17 +263,23 @@ def misere_features(hands: pd.DataFrame) -> pd.DataFrame:
                     "feature": feature, "bin": b, "bin_label": label,
                     "position": "all" if position == "all" else POSITION_NAMES[position],
                     "hands": count,
-                    "lm_made": int(hands["little_misere"].to_numpy()[sel].sum()),
-                    "gm_made": int(hands["grand_misere"].to_numpy()[sel].sum()),
+                    **{f"{kind}_made": int(made[sel].sum()) for kind, made in verdicts.items()},
                 })
     frame = pd.DataFrame(rows)
-    for kind in ("lm", "gm"):
+    for kind in verdicts:
         hands_ = frame["hands"].where(frame["hands"] > 0)
         frame[f"{kind}_rate"] = frame[f"{kind}_made"] / hands_
         frame[f"{kind}_ci_low"], frame[f"{kind}_ci_high"] = wilson_interval(
             frame[f"{kind}_made"], hands_)
     frame["bin"] = frame["bin"].astype(np.int8)
-    return frame
+    return frame[_feature_columns(list(verdicts))]
+
+
+def _feature_columns(kinds: list) -> list:
+    """misere_features' columns: bin and counts, then each kind's made count and rates."""
+    head = ["feature", "bin", "bin_label", "position", "hands"]
+    return head + [f"{k}_made" for k in kinds] + [
+        f"{k}_{stat}" for k in kinds for stat in ("rate", "ci_low", "ci_high")]
 
 
 def best_bids(summary_table: pd.DataFrame) -> pd.DataFrame:
@@ -212,6 +313,62 @@ def best_bids(summary_table: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+REAL_KINDS = ("numbers",) + MISERE_CONTRACTS  # contract kinds of the real_vs_dd table
+REAL_VS_DD_COLUMNS = [
+    "shape", "kind", "hands", "dd_made", "dd_made_rate", "dd_made_ci_low", "dd_made_ci_high",
+    "real_made", "real_made_rate", "real_made_ci_low", "real_made_ci_high",
+    "dd_ev_total", "real_ev_total", "dd_ev_total_exact", "real_ev_total_exact",
+]
+
+
+def _level_mean(levels: np.ndarray, tricks: np.ndarray, pool: int) -> tuple[int, Fraction]:
+    """(hands made, exact mean result) of numbers played each at its own level."""
+    made, total = 0, Fraction(0)
+    for level in np.unique(levels):
+        at = levels == level
+        ev = payments.expected_payment(str(level), tricks=tricks[at], pool=pool)
+        made += ev.made
+        total += ev.total * ev.deals
+    return made, total / len(levels)
+
+
+def real_vs_dd(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> pd.DataFrame:
+    """Per shape (most frequent first, then "all") and contract kind: how often the
+    declarer makes it double-dummy and under real play on the same hands, with 95% Wilson
+    intervals, and the exact mean result of each (R24-R30). Kind "numbers" plays every
+    hand at its own level n = clamp(double-dummy tricks in the natural trump, 5, 13), so
+    double-dummy makes it except where it makes fewer than 5; LM, GM, LS and GS are over
+    every hand. Needs a real run's hands (has_real_play)."""
+    hands = _with_derived(hands)
+    rows = []
+    for shape, group in _shape_groups(hands):
+        levels = group["real_level"].to_numpy()
+        for kind in REAL_KINDS:
+            row = {"shape": shape, "kind": kind, "hands": len(group)}
+            if kind == "numbers":
+                outcomes = {"dd": group["tricks_natural"].to_numpy(),
+                            "real": group["real_tricks"].to_numpy()}
+                for side, tricks in outcomes.items():
+                    row[f"{side}_made"], mean = _level_mean(levels, tricks, pool)
+                    row[f"{side}_ev_total_exact"] = mean
+            else:
+                outcomes = {"dd": group[MISERE_VERDICT[kind]].to_numpy(dtype=bool),
+                            "real": group[REAL_MISERE_COLUMNS[kind]].to_numpy(dtype=bool)}
+                for side, made in outcomes.items():
+                    ev = payments.expected_payment(kind, made=made, pool=pool)
+                    row[f"{side}_made"], row[f"{side}_ev_total_exact"] = ev.made, ev.total
+            for side in ("dd", "real"):
+                row[f"{side}_ev_total"] = float(row[f"{side}_ev_total_exact"])
+                row[f"{side}_ev_total_exact"] = str(row[f"{side}_ev_total_exact"])
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    for side in ("dd", "real"):
+        _rates(frame, "hands", f"{side}_made", f"{side}_made")
+    for col in ("hands", "dd_made", "real_made"):
+        frame[col] = frame[col].astype(np.int64)
+    return frame[REAL_VS_DD_COLUMNS]
+
+
 def misere_breakeven(pool: int = DEFAULT_POOL) -> dict[str, float]:
     """Make rate above which LM / GM (and the spreads) beat passing, pool included (R25, R29)."""
     result = {}
@@ -229,18 +386,23 @@ def _with_derived(hands: pd.DataFrame) -> pd.DataFrame:
 
 def aggregate(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> dict[str, pd.DataFrame]:
     """All result tables of a run from its hands: summary, by_position, misere_features,
-    best_bids (the shape-frequency table comes from analyser/shapes.py)."""
+    best_bids, and real_vs_dd for a real run's hands (the shape-frequency table comes from
+    analyser/shapes.py)."""
     hands = add_derived_columns(hands)
     table = summary(hands, pool)
-    return {
+    tables = {
         "summary": table,
         "by_position": by_position(hands, pool),
         "misere_features": misere_features(hands),
         "best_bids": best_bids(table),
     }
+    if has_real_play(hands):
+        tables["real_vs_dd"] = real_vs_dd(hands, pool)
+    return tables
 
 
 __all__ = [
     "LADDER", "add_derived_columns", "summary", "by_position",
     "misere_features", "best_bids", "misere_breakeven", "aggregate", "shape_order",
+    "has_real_play", "real_vs_dd",
 ]

@@ -16,6 +16,8 @@ from analyser.aggregate import (
     DD_BEST,
     NATURAL,
     NO_TRUMP,
+    REAL_KINDS,
+    REAL_SUMMARY_COLUMNS,
     SUMMARY_COLUMNS,
     feature_bin_labels,
     misere_breakeven,
@@ -45,6 +47,9 @@ HEATMAP_SHAPES = 20  # the most frequent shapes shown in the made-rate heatmap
 EV_SHAPES = 8  # shapes drawn in the expected-payment chart
 EV_COLUMN = "ev_total"  # the summary's expected result: payments plus the pool term
 LM_POSITIONS = ("all", "leader", "dealer")
+DD_VS_REAL_SHAPES = 8  # the most frequent shapes in the double-dummy against real chart
+REAL_KIND_TITLES = {"numbers": "Numbers, at the double-dummy level", "LM": "Little misère",
+                    "GM": "Grand misère", "LS": "Little spread", "GS": "Grand spread"}
 SEAT_NAMES = ("North", "East", "South", "West")
 
 
@@ -69,11 +74,14 @@ def load_tables(out: Path, config: RunConfig) -> dict[str, pd.DataFrame]:
     """The stored result tables of DIR, recomputed from the stored hands if any is missing
     (UserError if a part is missing or damaged)."""
     check_parts(out, config)
-    if all((out / f"{name}.parquet").exists() for name in store.TABLE_NAMES):
-        tables = {name: store.read_table(out, name) for name in store.TABLE_NAMES}
-        # tables aggregated with other columns (an older layout of the summary) are
+    real = config.play == "real"
+    names = store.TABLE_NAMES + (store.REAL_TABLE_NAMES if real else ())
+    columns = SUMMARY_COLUMNS + (REAL_SUMMARY_COLUMNS if real else [])
+    if all((out / f"{name}.parquet").exists() for name in names):
+        tables = {name: store.read_table(out, name) for name in names}
+        # tables aggregated with other columns (another layout of the summary) are
         # aggregated again from the stored hands rather than shown under the wrong names
-        if list(tables["summary"].columns) == list(SUMMARY_COLUMNS):
+        if list(tables["summary"].columns) == columns:
             return tables
     return store_tables(out, config)
 
@@ -97,20 +105,25 @@ def build_report(out, pool=None) -> Path:
             tables = load_tables(out, config)
         stats_path = out / store.STATS_FILE
         stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
-        page = render_page(
-            "Boston: what each bid earns, by hand shape",
-            _intro(config),
-            [
-                _section_parameters(config, stats, tables),
-                _section_heatmap(tables["summary"]),
-                _section_best_bids(tables["best_bids"]),
-                _section_ev(tables["summary"], config),
-                _section_misere(tables["misere_features"], config),
-                _section_positions(tables["by_position"]),
-                _section_shapes(tables["shape_frequencies"]),
-                _section_notes(config),
-            ],
-        )
+        real = config.play == "real"
+        sections = [
+            _section_parameters(config, stats, tables),
+            _section_heatmap(tables["summary"]),
+            _section_best_bids(tables["best_bids"]),
+            _section_ev(tables["summary"], config),
+        ]
+        if real:
+            sections.append(_section_real(tables["real_vs_dd"], tables["summary"]))
+        sections.append(_section_misere(tables["misere_features"], config))
+        if real:
+            sections.append(_section_misere_real(tables["misere_features"], config))
+        sections += [
+            _section_positions(tables["by_position"]),
+            _section_shapes(tables["shape_frequencies"]),
+            _section_notes(config),
+        ]
+        page = render_page("Boston: what each bid earns, by hand shape", _intro(config),
+                           sections)
         path = out / store.REPORT_FILE
         store.write_text(path, page)
     return path
@@ -134,7 +147,20 @@ def _intro(config: RunConfig) -> list:
             "Every rate is given with a 95% interval (Wilson score); rows with few hands have "
             "wide intervals."
         ),
-    ]
+    ] + ([_real_intro()] if config.play == "real" else [])
+
+
+def _real_intro() -> Text:
+    return Text(
+        "This run also played every deal with hidden cards: each player sees only its own "
+        "hand, the cards played and, in a spread, the exposed hand (R16), and chooses its "
+        "cards by sampling the hidden ones (the real player, docs/real_play.md). For every "
+        "seat as declarer it played little and grand misère and both spreads, and one "
+        "number: in the suit the declarer would name from its own hand, at the level "
+        "double-dummy says it makes there, n = the double-dummy tricks clamped to 5..13. "
+        "The section 'Double-dummy against real play' sets the two side by side on the "
+        "same hands."
+    )
 
 
 def _section_parameters(config: RunConfig, stats: dict, tables) -> Section:
@@ -147,6 +173,8 @@ def _section_parameters(config: RunConfig, stats: dict, tables) -> Section:
         ("pool for the pool term", f"{config.pool} units (R28-R30)"),
         ("defenders' discard in little misère", f"{config.defender_discard} (R17)"),
         ("deal model", f"{config.deal_model} (R4)"),
+        ("play", "double-dummy and real play (hidden cards)" if config.play == "real"
+         else "double-dummy"),
         ("distinct shapes seen",
          f"{(tables['shape_frequencies']['observed'] > 0).sum()} of 39"),
     ]
@@ -155,7 +183,13 @@ def _section_parameters(config: RunConfig, stats: dict, tables) -> Section:
             ("run time (last invocation)",
              f"{stats['seconds_wall']:.1f} s with {stats['jobs']} job(s) on "
              f"{stats['cores']} core(s)"),
-            ("solving time, all chunks", f"{stats['seconds_chunks_all']:.1f} s of worker time"),
+            ("solving and playing time, all chunks" if config.play == "real"
+             else "solving time, all chunks",
+             f"{stats['seconds_chunks_all']:.1f} s of worker time"),
+            *([("real play, all chunks",
+                f"{stats['seconds_playing_all_chunks']:.1f} s of worker time "
+                f"({stats['seconds_playing_all_chunks'] / config.deals:.1f} s a deal)")]
+              if "seconds_playing_all_chunks" in stats else []),
             ("chunks resumed from an earlier invocation", stats["chunks_resumed"]),
         ]
     items.append(("report written", datetime.datetime.now(datetime.UTC).strftime(
@@ -259,13 +293,19 @@ def _section_ev(summary: pd.DataFrame, config: RunConfig) -> Section:
     ])
 
 
-def _misere_panel(features: pd.DataFrame, feature: str, title: str, xlabel: str):
-    series = {}
-    for position in LM_POSITIONS:
+def _misere_panel(features: pd.DataFrame, feature: str, title: str, xlabel: str,
+                  kind: str = "lm", beside: str | None = None):
+    """One panel of the little-misère chart: `kind`'s rates ("lm", or "real_lm" under
+    real play) by bin of `feature` for LM_POSITIONS, and with `beside` the rate of that
+    kind over all positions as one more series (named "all, double-dummy")."""
+    def rates(position, prefix):
         rows = features[(features["feature"] == feature) & (features["position"] == position)]
         rows = rows.sort_values("bin")
-        series[position] = (rows["lm_rate"].to_numpy(), rows["lm_ci_low"].to_numpy(),
-                            rows["lm_ci_high"].to_numpy())
+        return tuple(rows[f"{prefix}_{stat}"].to_numpy() for stat in ("rate", "ci_low", "ci_high"))
+
+    series = {position: rates(position, kind) for position in LM_POSITIONS}
+    if beside is not None:
+        series["all, double-dummy"] = rates("all", beside)
     return title, xlabel, feature_bin_labels(feature), series
 
 
@@ -307,6 +347,107 @@ def _section_misere(features: pd.DataFrame, config: RunConfig) -> Section:
         Image(png, "little misère make rate against the misère-danger score and points"),
         Table(table, {"LM made": pct, "LM 95% low": pct, "LM 95% high": pct,
                       "GM made": pct, "GM 95% low": pct, "GM 95% high": pct}),
+    ])
+
+
+def _section_misere_real(features: pd.DataFrame, config: RunConfig) -> Section:
+    from reports import charts  # matplotlib loads only when a report is drawn
+
+    breakeven = misere_breakeven(config.pool)["LM"]
+    png = charts.png(charts.misere_chart([
+        _misere_panel(features, "misere_danger", "By misère-danger score",
+                      "misère-danger score of the hand", "real_lm", "lm"),
+        _misere_panel(features, "hcp", "By high-card points",
+                      "high-card points (A=4, K=3, Q=2, J=1)", "real_lm", "lm"),
+    ], breakeven, ylabel="little misère made (real play), 95% interval"))
+    table = features[(features["feature"] == "misere_danger") & (features["position"] == "all")]
+    table = table[["bin_label", "hands", "lm_rate", "real_lm_rate", "real_lm_ci_low",
+                   "real_lm_ci_high", "gm_rate", "real_gm_rate", "real_gm_ci_low",
+                   "real_gm_ci_high"]].rename(columns={
+                       "bin_label": "misère-danger score", "lm_rate": "LM double-dummy",
+                       "real_lm_rate": "LM real", "real_lm_ci_low": "LM real 95% low",
+                       "real_lm_ci_high": "LM real 95% high", "gm_rate": "GM double-dummy",
+                       "real_gm_rate": "GM real", "real_gm_ci_low": "GM real 95% low",
+                       "real_gm_ci_high": "GM real 95% high"})
+    pct = "{:.1%}"
+    return Section("Little misère under real play", [
+        Text(
+            "The same chart with the misères played with hidden cards: the defenders no "
+            "longer see which card of the declarer's is the dangerous one, and the declarer "
+            "does not see where the defenders' low cards lie. The light grey line with open "
+            "circles is the double-dummy rate of all positions from the chart above, for "
+            f"comparison; the dashed line is again the break-even rate of {breakeven:.0%}."
+        ),
+        Image(png, "little misère make rate under real play against the misère-danger score "
+                   "and points"),
+        Table(table, {c: pct for c in table.columns if c not in ("misère-danger score",
+                                                                  "hands")}),
+    ])
+
+
+def _section_real(real_vs_dd: pd.DataFrame, summary: pd.DataFrame) -> Section:
+    from reports import charts  # matplotlib loads only when a report is drawn
+
+    shapes = [s for s in real_vs_dd["shape"].drop_duplicates() if s != "all"][:DD_VS_REAL_SHAPES]
+    shapes.append("all")
+    counts = real_vs_dd.drop_duplicates("shape").set_index("shape")["hands"]
+    labels = [f"{s} ({int(counts[s]):,})" for s in shapes]
+    panels = []
+    for kind in REAL_KINDS:
+        rows = real_vs_dd[real_vs_dd["kind"] == kind].set_index("shape").loc[shapes]
+        series = {name: tuple(rows[f"{side}_made_{stat}"].to_numpy()
+                              for stat in ("rate", "ci_low", "ci_high"))
+                  for name, side in (("double-dummy", "dd"), ("real play", "real"))}
+        panels.append((REAL_KIND_TITLES[kind], labels, series))
+    png = charts.png(charts.dd_vs_real(panels))
+    overall = real_vs_dd[real_vs_dd["shape"] == "all"]
+    kinds = overall[["kind", "hands", "dd_made_rate", "real_made_rate", "real_made_ci_low",
+                     "real_made_ci_high", "dd_ev_total", "real_ev_total"]].rename(columns={
+                         "hands": "hands", "dd_made_rate": "made double-dummy",
+                         "real_made_rate": "made real", "real_made_ci_low": "real 95% low",
+                         "real_made_ci_high": "real 95% high",
+                         "dd_ev_total": "expected result double-dummy",
+                         "real_ev_total": "expected result real"})
+    levels = summary[(summary["shape"] == "all") & (summary["trump"] == NATURAL)
+                     & (summary["real_hands"] > 0)]
+    levels = levels[["contract", "real_hands", "real_dd_made_rate", "real_made_rate",
+                     "real_made_ci_low", "real_made_ci_high", "real_dd_mean_tricks",
+                     "real_mean_tricks", "real_dd_ev_total", "real_ev_total"]].rename(columns={
+                         "contract": "number played", "real_hands": "hands",
+                         "real_dd_made_rate": "made double-dummy", "real_made_rate": "made real",
+                         "real_made_ci_low": "real 95% low", "real_made_ci_high": "real 95% high",
+                         "real_dd_mean_tricks": "tricks double-dummy",
+                         "real_mean_tricks": "tricks real",
+                         "real_dd_ev_total": "expected result double-dummy",
+                         "real_ev_total": "expected result real"})
+    pct, money, tricks = "{:.1%}", "{:+.1f}", "{:.2f}"
+    return Section("Double-dummy against real play", [
+        Text(
+            "How often the declarer makes each kind of contract on the same hands, played "
+            "double-dummy (every card visible to everyone) and with hidden cards by the real "
+            "player, per shape (most frequent first, with the number of hands) and for all "
+            "hands. 'Numbers' plays each hand at its own level: the number double-dummy says "
+            "the declarer makes in the suit it would name (at least 5), so double-dummy makes "
+            "it on every hand except those that take fewer than 5 tricks. Hidden cards cut "
+            "both ways: the declarer may misguess and fall short of its double-dummy tricks, "
+            "and the defenders may misguess and give it tricks it could not force (or, in a "
+            "misère, fail to find its dangerous card). In a spread the defenders see the "
+            "declarer's hand (R16), so unlike double-dummy, a spread is harder than its "
+            "misère."
+        ),
+        Image(png, "made rate double-dummy against real play per contract kind and shape"),
+        Text("All hands, per kind; expected result per hand in units, payments and pool "
+             "term (R24-R30).", note=True),
+        Table(kinds, {"made double-dummy": pct, "made real": pct, "real 95% low": pct,
+                      "real 95% high": pct, "expected result double-dummy": money,
+                      "expected result real": money}),
+        Text("The numbers by level played: the hands whose double-dummy tricks in the "
+             "declarer's own suit gave that level, with their mean tricks both ways.",
+             note=True),
+        Table(levels, {"made double-dummy": pct, "made real": pct, "real 95% low": pct,
+                       "real 95% high": pct, "tricks double-dummy": tricks,
+                       "tricks real": tricks, "expected result double-dummy": money,
+                       "expected result real": money}),
     ])
 
 
@@ -381,10 +522,20 @@ def _section_notes(config: RunConfig) -> Section:
             "preference, R11) change who wins the auction, not the payments, so they do not "
             "appear here."
         ),
+        *([Text(
+            "Real play: each playout is one hand played to its end by the real player with "
+            "its default settings and its own seed (drawn from the chunk's stream), so a "
+            "real made rate is a rate over hands and playouts together. Little misère's "
+            "discards under real play are each player's own choice from its own hand: the "
+            "declarer its most dangerous card, a defender its highest (R15, R17)."
+        )] if config.play == "real" else []),
         Text(
             "Files: summary.csv (per shape x contract), by_position.csv, misere_features.csv, "
-            "best_bids.csv, shape_frequencies.csv, and the stored hands in hands/ (one Parquet "
-            "part per chunk). Rebuild this page with `boston-analyser report DIR`.",
+            "best_bids.csv, shape_frequencies.csv"
+            + (", real_vs_dd.csv (double-dummy against real play; the other tables' real_* "
+               "columns)" if config.play == "real" else "")
+            + ", and the stored hands in hands/ (one Parquet part per chunk). Rebuild this "
+            "page with `boston-analyser report DIR`.",
             note=True,
         ),
     ])

@@ -5,19 +5,37 @@ from pathlib import Path
 
 from analyser import options
 from analyser.constants import DEFAULT_POOL, MAX_POOL
-from analyser.pipeline import DEFAULT_CHUNK, MAX_DEALS, RunConfig, available_cores, run_analysis
+from analyser.pipeline import (
+    DEFAULT_CHUNK,
+    DEFAULT_REAL_CHUNK,
+    MAX_DEALS,
+    PLAY_MODES,
+    RunConfig,
+    available_cores,
+    run_analysis,
+)
 
 DEFAULT_DEALS = 2000
 DEFAULT_SEED = 1
 DEFAULT_OUT = "out/run"  # a folder of its own: `make run` writes other files under out/default
 
-HELP = "deal random hands, solve them double-dummy, store and aggregate per shape, report"
+HELP = ("deal random hands, solve them double-dummy (and play them for real), store and "
+        "aggregate per shape, report")
 
 DESCRIPTION = f"""\
 Deals --deals independent uniformly random deals (R4 Decision "random"), solves each one
 double-dummy for every seat as declarer alone against the other three (tricks in each of
 the four trumps, grand and little misère), stores one row per deal and seat, aggregates
 per hand shape and contract of the ladder (R9), and writes a report.
+
+With --play real each deal is also played out with hidden cards by the imperfect-
+information player (docs/real_play.md): for every seat as declarer, LM, GM, LS and GS,
+and one number in the seat's natural trump at level n = clamp(double-dummy tricks in
+that trump, 5, 13). The real outcomes are stored beside the double-dummy ones of the
+same rows (real_lm, real_gm, real_ls, real_gs, real_level, real_trump, real_tricks), and
+the tables and the report set real play beside double-dummy. That is 20 playouts a
+deal, about 20 s of one core on average (misères have a heavy tail: a few playouts take
+10-40 s); docs/run.md.
 
 The dealer is always West, so North, the dealer's left, leads to the first trick (R18);
 each row records the seat's position relative to that leader. The preference suits (R6)
@@ -38,6 +56,10 @@ Output in DIR (--out):
   by_position.csv/.parquet   the same per position relative to the leader
   misere_features.csv/...    little/grand misère make rate against hand features
   best_bids.csv/...          the bid with the best expected value per shape
+  real_vs_dd.csv/...         --play real only: made rate and expected result per shape
+                             and contract kind, double-dummy beside real play; the
+                             summary and by_position tables gain real_* columns, and
+                             misere_features real_lm_* and real_gm_* columns
   shape_frequencies.csv/...  simulated shape frequencies beside the exact ones
   report.html                everything above as one self-contained page
   run.json, run_stats.json   the configuration; run time and sizes
@@ -49,8 +71,9 @@ only the missing chunks, and any part found damaged (said on stderr); the tables
 identical to an uninterrupted run, and identical for any --jobs. A run may grow: the same
 --seed and --chunk with more --deals solve only the new chunks, with the tables of a fresh
 run of that size; another --pool only aggregates again (so does `boston-analyser report
-DIR --pool P`). A DIR holding a run with another --seed or --chunk is refused unless
---force, which discards it. One command at a time may write into a DIR (DIR/.lock).
+DIR --pool P`). A DIR holding a run with another --seed, --chunk or --play is refused
+unless --force, which discards it. One command at a time may write into a DIR
+(DIR/.lock).
 `boston-analyser report DIR` redraws the report without solving again.
 
 Options:
@@ -60,11 +83,15 @@ Options:
   --jobs J    worker processes solving chunks in parallel (default: the cores available);
               numba's own threads are capped at cores / J per process
   --out DIR   output directory (default {DEFAULT_OUT})
+  --play M    "dd" (default): double-dummy only; "real": also the real player's
+              outcomes (slow: see above); part of the configuration
   --chunk K   deals per chunk: the unit of parallel work, storage and resuming (default
-              {DEFAULT_CHUNK}); part of the configuration, since it fixes the random streams
+              {DEFAULT_CHUNK}, or {DEFAULT_REAL_CHUNK} with --play real, a few minutes of a
+              core each); part of the configuration, since it fixes the random streams
   --pool P    active pool in units for the pool term of expected payments, 0..{MAX_POOL}
               (R28-R30; default {DEFAULT_POOL})
-  --force     discard a run with another --seed or --chunk in DIR instead of refusing it
+  --force     discard a run with another --seed, --chunk or --play in DIR instead of
+              refusing it
 A progress bar with the estimated time left is shown on a terminal.
 """
 
@@ -80,21 +107,30 @@ def add_arguments(parser):
         ("--jobs", "J", options.argument(options.count, "--jobs", 1, 1024), None,
          "worker processes (default: the cores available)"),
         ("--chunk", "K", options.argument(options.count, "--chunk", 1, MAX_DEALS),
-         DEFAULT_CHUNK, f"deals per chunk (default {DEFAULT_CHUNK})"),
+         None, f"deals per chunk (default {DEFAULT_CHUNK}; {DEFAULT_REAL_CHUNK} with "
+         "--play real)"),
         ("--pool", "P", options.argument(options.pool, "--pool"), DEFAULT_POOL,
          f"active pool in units, 0..{MAX_POOL} (default {DEFAULT_POOL})"),
     )
     for flag, metavar, check, default, text in numbers:
         parser.add_argument(flag, type=check, default=default, metavar=metavar, help=text)
+    parser.add_argument("--play", choices=PLAY_MODES, default="dd",
+                        help="dd: double-dummy only (default); real: also play every deal "
+                             "with hidden cards (about 20 playouts a deal)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"output directory (default {DEFAULT_OUT})")
     parser.add_argument("--force", action="store_true",
-                        help="discard a run with another seed or chunk in DIR instead of refusing")
+                        help="discard a run with another seed, chunk or play in DIR instead of "
+                             "refusing")
 
 
 def config_from_args(args) -> tuple[RunConfig, int]:
     """The run configuration and the number of jobs from parsed options."""
-    config = RunConfig(deals=args.deals, seed=args.seed, chunk=args.chunk, pool=args.pool)
+    chunk = args.chunk
+    if chunk is None:
+        chunk = DEFAULT_REAL_CHUNK if args.play == "real" else DEFAULT_CHUNK
+    config = RunConfig(deals=args.deals, seed=args.seed, chunk=chunk, pool=args.pool,
+                       play=args.play)
     jobs = available_cores() if args.jobs is None else args.jobs
     return config, jobs
 
@@ -116,6 +152,7 @@ def run(args) -> int:
                if stats["chunks_resumed"] else "")
     print(f"{config.deals} deals ({stats['hands']} hands) in {config.n_chunks} chunks"
           f"{resumed}; {stats['seconds_wall']:.1f} s with {jobs} job(s)")
+    real = ", real_vs_dd.csv" if config.play == "real" else ""
     print(f"tables in {out}/ (summary.csv, by_position.csv, misere_features.csv, "
-          f"best_bids.csv, shape_frequencies.csv); report: {report}")
+          f"best_bids.csv, shape_frequencies.csv{real}); report: {report}")
     return 0

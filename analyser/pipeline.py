@@ -10,6 +10,15 @@ the chunks whose parts are missing or unusable, and the aggregated tables come o
 identical. For the same reason a run may grow: more deals with the same seed and chunk
 keep every whole chunk already solved, and another pool only aggregates again.
 
+Play modes (`play`): "dd" solves each deal double-dummy only. "real" also plays, for
+every deal and seat as declarer, each misère and spread (LM, GM, LS, GS) and one number
+with the imperfect-information player (analyser.play.play_hand, policy "real"): the
+number is in the seat's natural trump (contracts.natural_trump) at level
+n = clamp(double-dummy tricks in that trump, 5, 13), the contract double-dummy says the
+declarer makes (5 when it makes fewer). Those outcomes are stored as the `real_*` columns
+beside the double-dummy columns of the same rows (`REAL_COLUMNS`), each playout seeded
+from the chunk's own stream (`play_seeds`).
+
 Seats and the lead (R18): the dealer is fixed (`DEALER`, West), so the dealer's left,
 North, leads to the first trick in every deal and every contract; each row records the
 seat's `position` relative to that leader (0 = leader, 1 = second hand, 2 = third, 3 =
@@ -30,20 +39,31 @@ import pandas as pd
 
 from analyser import jit_notice, options, store
 from analyser.constants import DEALER, DEFAULT_POOL
+from analyser.contracts import MAX_CONTRACT, MIN_CONTRACT, MISERE_CONTRACTS
 from analyser.errors import UserError
-from analyser.features import hand_features
+from analyser.features import hand_features, natural_trumps
 
 FORMAT_VERSION = 1  # bump when the stored rows change meaning; part of the configuration
 DEFAULT_CHUNK = 250
+DEFAULT_REAL_CHUNK = 10  # --play real: 20 playouts a deal, about 3.5 minutes of a core a chunk
 DEFENDER_DISCARD = "highest"  # R17 Decision, the solver's default
 DEAL_MODELS = ("random",)  # R4 Decision: `run` deals independent uniformly random deals
 MAX_DEALS = 10**9
+PLAY_MODES = ("dd", "real")  # "dd": double-dummy only; "real": also the real player's outcomes
+# stored columns of a "real" run beside the double-dummy ones: each misère contract's
+# outcome, then the number played (level, trump) and the declarer's tricks in it
+REAL_MISERE_COLUMNS = {"LM": "real_lm", "GM": "real_gm", "LS": "real_ls", "GS": "real_gs"}
+REAL_COLUMNS = (*REAL_MISERE_COLUMNS.values(), "real_level", "real_trump", "real_tricks")
+PLAY_STREAM = 2  # the chunk's third child stream, after the deal's and the turned cards'
 # settings a run in an existing DIR may change: more deals add chunks, another pool only
 # aggregates again; every other setting changes the stored rows
 RESUMABLE_CHANGES = ("deals", "pool")
 
 SolveFn = Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]]
 DealFn = Callable[[int, int], np.ndarray]
+# (deal, declarer, contract, leader, trump, seed) -> play_hand's record ("made",
+# "declarer_tricks")
+PlayFn = Callable[[list, int, str, int, int | None, int], dict]
 
 
 @dataclass(frozen=True)
@@ -62,6 +82,7 @@ class RunConfig:
     defender_discard: str = DEFENDER_DISCARD
     deal_model: str = "random"
     format: int = FORMAT_VERSION
+    play: str = "dd"
 
     def __post_init__(self):
         from analyser.solver import DEFENDER_DISCARDS
@@ -79,6 +100,7 @@ class RunConfig:
             object.__setattr__(self, name, value)
         _choice(self.defender_discard, "defender_discard", tuple(DEFENDER_DISCARDS))
         _choice(self.deal_model, "deal_model", DEAL_MODELS)
+        _choice(self.play, "play", PLAY_MODES)
 
     @classmethod
     def from_dict(cls, data: dict) -> "RunConfig":
@@ -115,8 +137,16 @@ class RunConfig:
         return {c: (4 * n, (first, first + n - 1)) for c, (first, n) in spans.items()}
 
     def as_dict(self) -> dict:
-        """The configuration as plain JSON values, as stored in run.json."""
-        return asdict(self)
+        """The configuration as plain JSON values, as stored in run.json.
+
+        A double-dummy run's configuration has no `play` key (absent reads as "dd"), so
+        every dd run directory holds the same run.json whichever version wrote it and
+        resumes; a real run records `"play": "real"`, so the two never resume each other.
+        """
+        data = asdict(self)
+        if data["play"] == "dd":
+            del data["play"]
+        return data
 
 
 def _choice(value, name: str, allowed: tuple) -> None:
@@ -143,6 +173,59 @@ def real_deal(n: int, seed: int) -> np.ndarray:
     return deal_random(n, seed)
 
 
+def play_seeds(seed: int, chunk: int, n: int) -> np.ndarray:
+    """(n, 4, 5) int64 seeds of the real playouts of chunk `chunk`: deal, declarer seat,
+    contract (LM, GM, LS, GS, then the number), each a plain 63-bit non-negative seed.
+
+    They come from `SeedSequence(seed, spawn_key=(chunk, PLAY_STREAM))`, the chunk's third
+    child beside `chunk_streams`' two, so they depend on the root seed and the chunk only.
+    """
+    seq = np.random.SeedSequence(seed, spawn_key=(chunk, PLAY_STREAM))
+    words = seq.generate_state(n * 4 * 5 * 2, dtype=np.uint32).astype(np.int64)
+    words = words.reshape(n, 4, 5, 2)
+    return (words[..., 0] << 31) ^ words[..., 1]
+
+
+def real_play(deal: list, declarer: int, contract: str, leader: int, trump, seed: int) -> dict:
+    """One hand played by the imperfect-information player (analyser.play.play_hand,
+    policy "real", its default settings)."""
+    from analyser.play import play_hand
+
+    return play_hand(deal, declarer, contract, leader, trump=trump, policy="real", seed=seed)
+
+
+def real_level(dd_tricks) -> np.ndarray:
+    """The number played for real: the double-dummy tricks in the natural trump, clamped to
+    the ladder's numbers (R10: 5..13)."""
+    return np.clip(np.asarray(dd_tricks), MIN_CONTRACT, MAX_CONTRACT).astype(np.int8)
+
+
+def play_chunk(deals: np.ndarray, tricks: np.ndarray, leader: int, seeds: np.ndarray,
+               play: PlayFn) -> dict:
+    """The `real_*` columns (flat, deal-major then seat) of one chunk's deals: every seat
+    declares each misère contract and its number (module docstring) under `play`."""
+    n = deals.shape[0]
+    trumps = natural_trumps(deals.reshape(-1)).reshape(n, 4)
+    levels = real_level(np.take_along_axis(tricks, trumps[:, :, None].astype(np.int64),
+                                           axis=2)[:, :, 0])
+    made = np.zeros((n, 4, len(MISERE_CONTRACTS)), dtype=bool)
+    taken = np.zeros((n, 4), dtype=np.int8)
+    for i in range(n):
+        deal = [int(h) for h in deals[i]]
+        for seat in range(4):
+            for k, contract in enumerate(MISERE_CONTRACTS):
+                made[i, seat, k] = play(deal, seat, contract, leader, None,
+                                        int(seeds[i, seat, k]))["made"]
+            record = play(deal, seat, str(levels[i, seat]), leader, int(trumps[i, seat]),
+                          int(seeds[i, seat, len(MISERE_CONTRACTS)]))
+            taken[i, seat] = record["declarer_tricks"]
+    columns = {REAL_MISERE_COLUMNS[c]: made[:, :, k].reshape(-1)
+               for k, c in enumerate(MISERE_CONTRACTS)}
+    columns.update(real_level=levels.reshape(-1), real_trump=trumps.reshape(-1),
+                   real_tricks=taken.reshape(-1))
+    return columns
+
+
 def real_solve(deals: np.ndarray, leader: int,
                defender_discard: str = DEFENDER_DISCARD) -> tuple[np.ndarray, np.ndarray]:
     """Double-dummy tables of a batch: (n,4,4) int8 tricks and (n,4,2) bool [grand, little]
@@ -152,8 +235,10 @@ def real_solve(deals: np.ndarray, leader: int,
     return solve_deals(deals, leader, defender_discard)
 
 
-def chunk_rows(config: RunConfig, chunk: int, deal: DealFn, solve: SolveFn):
-    """Deal and solve chunk `chunk`; return its rows (deal x seat) and timings in seconds."""
+def chunk_rows(config: RunConfig, chunk: int, deal: DealFn, solve: SolveFn,
+               play: PlayFn = real_play):
+    """Deal and solve chunk `chunk` (and play it, for a "real" run); return its rows
+    (deal x seat) and timings in seconds."""
     t0 = time.perf_counter()
     first, n = config.chunk_deals(chunk)
     deal_seed, turn_rng = chunk_streams(config.seed, chunk)
@@ -169,9 +254,16 @@ def chunk_rows(config: RunConfig, chunk: int, deal: DealFn, solve: SolveFn):
             f"misère {misere.shape}"
         )
     t2 = time.perf_counter()
-    frame = _rows(config, chunk, first, deals, turned, tricks, misere)
+    real = {}
+    if config.play == "real":
+        real = play_chunk(deals, tricks, config.leader, play_seeds(config.seed, chunk, n), play)
     t3 = time.perf_counter()
-    return frame, {"deal": t1 - t0, "solve": t2 - t1, "rows": t3 - t2}
+    frame = _rows(config, chunk, first, deals, turned, tricks, misere, real)
+    t4 = time.perf_counter()
+    timing = {"deal": t1 - t0, "solve": t2 - t1, "rows": t4 - t3}
+    if config.play == "real":
+        timing["play"] = t3 - t2
+    return frame, timing
 
 
 @functools.cache
@@ -182,8 +274,9 @@ def _preference_table() -> np.ndarray:
     return np.array([preference_suits(card) for card in range(52)], dtype=np.int8)
 
 
-def _rows(config, chunk, first, deals, turned, tricks, misere) -> pd.DataFrame:
-    """The stored rows of one chunk, deal-major then seat (N, E, S, W)."""
+def _rows(config, chunk, first, deals, turned, tricks, misere, real) -> pd.DataFrame:
+    """The stored rows of one chunk, deal-major then seat (N, E, S, W); the `real`
+    columns (play_chunk's, none for a dd run) come last."""
     n = deals.shape[0]
     seats = np.tile(np.arange(4, dtype=np.int8), n)
     prefs = _preference_table()[turned]  # R6, from the turned card of the resting deck
@@ -208,17 +301,20 @@ def _rows(config, chunk, first, deals, turned, tricks, misere) -> pd.DataFrame:
         "turned_card": np.repeat(turned, 4),
         "first_preference": np.repeat(first_pref, 4),
         "second_preference": np.repeat(second_pref, 4),
+        **real,
     })
     return pd.concat([head, feats, tail], axis=1)
 
 
-def solve_chunk(out, config: RunConfig, chunk: int, deal=None, solve=None, threads=None) -> dict:
-    """Deal, solve and store chunk `chunk` in DIR; return its timings (runs in a worker)."""
+def solve_chunk(out, config: RunConfig, chunk: int, deal=None, solve=None, threads=None,
+                play=None) -> dict:
+    """Deal, solve (and play) and store chunk `chunk` in DIR; return its timings (runs in a
+    worker)."""
     if threads is not None:
         _limit_threads(threads)
     if solve is None:
         solve = functools.partial(real_solve, defender_discard=config.defender_discard)
-    frame, timing = chunk_rows(config, chunk, deal or real_deal, solve)
+    frame, timing = chunk_rows(config, chunk, deal or real_deal, solve, play or real_play)
     t0 = time.perf_counter()
     timing = {**timing, "chunk": chunk, "deals": config.chunk_deals(chunk)[1]}
     store.write_part(out, chunk, frame, {**timing, "write": None})
@@ -242,7 +338,7 @@ def available_cores() -> int:
 
 
 def solve_missing(out, config: RunConfig, jobs: int = 1, progress: bool = False,
-                  deal=None, solve=None, missing=None) -> list[dict]:
+                  deal=None, solve=None, missing=None, play=None) -> list[dict]:
     """Solve and store the chunks of `config` in `missing` (default: those without a sound
     part in DIR); return their timings.
 
@@ -259,13 +355,13 @@ def solve_missing(out, config: RunConfig, jobs: int = 1, progress: bool = False,
     try:
         if jobs <= 1 or len(missing) <= 1:
             for chunk in missing:
-                timings.append(solve_chunk(out, config, chunk, deal, solve))
+                timings.append(solve_chunk(out, config, chunk, deal, solve, play=play))
                 bar.update(timings[-1]["deals"])
         else:
             from joblib import Parallel, delayed
 
             threads = max(1, available_cores() // jobs)
-            tasks = (delayed(solve_chunk)(str(out), config, c, deal, solve, threads)
+            tasks = (delayed(solve_chunk)(str(out), config, c, deal, solve, threads, play)
                      for c in missing)
             parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
             for timing in parallel(tasks):
@@ -281,7 +377,8 @@ def _progress_bar(config: RunConfig, missing, enabled: bool):
     from tqdm import tqdm
 
     done = config.deals - sum(config.chunk_deals(c)[1] for c in missing)
-    return tqdm(total=config.deals, initial=done, unit="deal", desc="solving",
+    desc = "solving and playing" if config.play == "real" else "solving"
+    return tqdm(total=config.deals, initial=done, unit="deal", desc=desc,
                 disable=not enabled, dynamic_ncols=True, smoothing=0.1)
 
 
@@ -327,7 +424,8 @@ def _stderr(message: str) -> None:
 
 
 def run_analysis(out, config: RunConfig, jobs: int = 1, force: bool = False,
-                 progress: bool = False, deal=None, solve=None, notify=_stderr) -> dict:
+                 progress: bool = False, deal=None, solve=None, notify=_stderr,
+                 play=None) -> dict:
     """The whole `run`: lock and open DIR, solve the missing chunks, aggregate, store;
     return stats. A part that cannot be used is solved again and a part of a chunk this
     run does not have is left alone, each said through `notify` (one line)."""
@@ -344,7 +442,7 @@ def run_analysis(out, config: RunConfig, jobs: int = 1, force: bool = False,
                    f"({config.n_chunks} chunks): {names}")
         missing = parts.missing(range(config.n_chunks))
         timings = solve_missing(out, config, jobs=jobs, progress=progress, deal=deal,
-                                solve=solve, missing=missing)
+                                solve=solve, missing=missing, play=play)
         solved = time.perf_counter()
         store_tables(out, config)
         finished = time.perf_counter()
@@ -361,8 +459,11 @@ def run_analysis(out, config: RunConfig, jobs: int = 1, force: bool = False,
             "seconds_solving_wall": solved - started,
             "seconds_aggregating": finished - solved,
             "seconds_kernels_all_chunks": sum(t["deal"] + t["solve"] for t in stored),
-            "seconds_chunks_all": sum(t["deal"] + t["solve"] + t["rows"] for t in stored),
+            "seconds_chunks_all": sum(t["deal"] + t["solve"] + t.get("play", 0) + t["rows"]
+                                      for t in stored),
         }
+        if config.play == "real":
+            stats["seconds_playing_all_chunks"] = sum(t["play"] for t in stored)
         store.write_json(Path(out) / store.STATS_FILE, stats)
     return stats
 

@@ -10,7 +10,8 @@ Layout of a run directory DIR:
   A part's Parquet metadata holds its timings (they vary run to run; its rows do not).
   A part damaged afterwards (truncated, emptied, rows of another size) is found by
   `survey_parts` and solved again; a part of a chunk the run does not have is ignored.
-- `DIR/<table>.csv` and `DIR/<table>.parquet` — aggregated tables; `DIR/report.html`;
+- `DIR/<table>.csv` and `DIR/<table>.parquet` — aggregated tables (`TABLE_NAMES`, and
+  `REAL_TABLE_NAMES` in a run that also plays for real); `DIR/report.html`;
   `DIR/run_stats.json` — run time and sizes of the last completed run.
 - `DIR/.lock` — locked (flock) while a command writes into DIR, so two at once cannot.
 Every file is written atomically (temporary file, then `os.replace`), with the mode the
@@ -45,6 +46,8 @@ OWNED_FILES = (RUN_FILE, STATS_FILE, REPORT_FILE)
 OWNED_TABLE_SUFFIXES = (".csv", ".parquet")
 # Aggregated tables written by `run` and read back by `report`.
 TABLE_NAMES = ("summary", "by_position", "misere_features", "best_bids", "shape_frequencies")
+# ... and by a run that also plays for real (`run --play real`)
+REAL_TABLE_NAMES = ("real_vs_dd",)
 
 
 def part_name(chunk: int) -> str:
@@ -187,7 +190,7 @@ def clear_run(out) -> None:
     shutil.rmtree(out / HANDS_DIR, ignore_errors=True)
     for name in OWNED_FILES:
         (out / name).unlink(missing_ok=True)
-    for table in TABLE_NAMES:
+    for table in TABLE_NAMES + REAL_TABLE_NAMES:
         for suffix in OWNED_TABLE_SUFFIXES:
             (out / f"{table}{suffix}").unlink(missing_ok=True)
 

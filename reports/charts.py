@@ -24,6 +24,7 @@ POSITION_STYLES = {"all": ("black", "o"), "leader": ("tab:red", "s"),
                    "second": ("tab:blue", "^"), "third": ("tab:green", "v"),
                    "dealer": ("tab:purple", "D")}
 PERCENT = PercentFormatter(1.0, decimals=0)
+COMPARISON_COLOUR = "0.62"  # a series drawn for comparison beside the positions
 
 
 def new_figure(width: float, height: float) -> Figure:
@@ -120,11 +121,14 @@ def made_rate_heatmap(rates, shapes, contracts, counts) -> Figure:
     return fig
 
 
-def misere_chart(panels, breakeven: float) -> Figure:
+def misere_chart(panels, breakeven: float,
+                 ylabel: str = "little misère made (double-dummy), 95% interval") -> Figure:
     """Little-misère make rate against hand features, one titled panel per feature.
 
-    `panels` is a list of (title, x axis label, bin labels, {position name: (rate, low, high)
+    `panels` is a list of (title, x axis label, bin labels, {series name: (rate, low, high)
     arrays}); the horizontal line is the make rate above which bidding beats passing.
+    Series named after a position take its style (`POSITION_STYLES`); any other is a
+    reference drawn light grey with open circles.
     """
     fig = new_figure(WIDTH, 5.0)
     axes = fig.subplots(1, len(panels), squeeze=False, sharey=True)[0]
@@ -132,12 +136,17 @@ def misere_chart(panels, breakeven: float) -> Figure:
         x = np.arange(len(labels))
         for shift, (name, (rate, low, high)) in zip(_offsets(len(series), 0.3),
                                                      series.items(), strict=True):
-            color, marker = POSITION_STYLES.get(name, ("gray", "o"))
             rate, low, high = (np.asarray(a, dtype=float) for a in (rate, low, high))
+            if name in POSITION_STYLES:
+                color, marker = POSITION_STYLES[name]
+                style = {"linewidth": 1.2 if name == "all" else 0.9,
+                         "linestyle": "-" if name == "all" else ":"}
+            else:  # a reference series: light grey, solid, open circles
+                color, marker = COMPARISON_COLOUR, "o"
+                style = {"linewidth": 1.2, "linestyle": "-", "markerfacecolor": "white"}
             # consecutive bins of one feature are ordered, so a line through them reads
             ax.errorbar(x + shift, rate, yerr=[rate - low, high - rate], color=color,
-                        marker=marker, markersize=5, linewidth=1.2 if name == "all" else 0.9,
-                        linestyle="-" if name == "all" else ":", capsize=2, label=name)
+                        marker=marker, markersize=5, capsize=2, label=name, **style)
         ax.axhline(breakeven, color="0.45", linewidth=1.2, linestyle="--",
                    label=f"break-even {breakeven:.0%}")
         ax.set_xticks(x, labels)
@@ -145,10 +154,49 @@ def misere_chart(panels, breakeven: float) -> Figure:
         ax.set_title(title)
         ax.set_xlabel(xlabel)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("little misère made (double-dummy), 95% interval")
+    axes[0].set_ylabel(ylabel)
     # one legend for every panel, below them, where it can hide no interval
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center",
                ncols=len(series) + 1, title="declarer's position")
+    return fig
+
+
+PLAY_STYLES = {"double-dummy": ("0.35", "o"), "real play": ("tab:orange", "s")}
+
+
+def dd_vs_real(panels, columns: int = 2) -> Figure:
+    """Made rate under double-dummy and under real play on the same hands, one titled
+    panel per contract kind, the shapes along x, the two side by side with 95% intervals.
+
+    `panels` is a list of (title, shape labels, {"double-dummy" | "real play": (rate, low,
+    high) arrays in shape order}); the last shape label "all" stands apart.
+    """
+    rows = -(-len(panels) // columns)
+    fig = new_figure(WIDTH, 1.0 + 2.9 * rows)
+    axes = fig.subplots(rows, columns, squeeze=False, sharey=True).reshape(-1)
+    for ax in axes[len(panels):]:
+        fig.delaxes(ax)
+    for ax, (title, labels, series) in zip(axes, panels, strict=False):
+        x = np.arange(len(labels))
+        for shift, (name, (rate, low, high)) in zip(_offsets(len(series), 0.36),
+                                                     series.items(), strict=True):
+            color, marker = PLAY_STYLES.get(name, ("gray", "o"))
+            rate, low, high = (np.asarray(a, dtype=float) for a in (rate, low, high))
+            ax.errorbar(x + shift, rate, yerr=[rate - low, high - rate], color=color,
+                        marker=marker, markersize=5, linestyle="none", capsize=2,
+                        elinewidth=0.9, label=name)
+        _separate_categories(ax, len(labels))
+        if labels and labels[-1] == "all":
+            ax.axvline(len(labels) - 1.5, color="0.3", linewidth=1.2)
+        ax.set_xticks(x, labels, rotation=35, ha="right", rotation_mode="anchor", fontsize=8)
+        _rate_axis(ax)
+        ax.set_title(title)
+        ax.grid(alpha=0.3, axis="y")
+    for ax in axes[::columns][:rows]:
+        ax.set_ylabel("made, 95% interval")
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncols=len(names),
+               title="play (the same hands)")
     return fig
 
 

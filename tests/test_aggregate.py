@@ -4,9 +4,11 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from analyser import aggregate, payments
 from analyser.contracts import LADDER, NUMERIC_CONTRACTS
+from analyser.stats import wilson_interval
 
 
 def hands_frame(rows):
@@ -165,3 +167,138 @@ def test_aggregate_is_deterministic_and_independent_of_row_order_within_shapes()
     second = aggregate.aggregate(shuffled)
     for name in first:
         pd.testing.assert_frame_equal(first[name], second[name])
+
+
+# ---- real play (run --play real): real outcomes beside double-dummy on the same hands -----
+
+def random_real_hands(n, seed=0):
+    """`random_hands` with real-play columns as a real run stores them: the number played
+    at the double-dummy level in the natural trump (5..13), its real tricks, and the real
+    misère outcomes (a made misère leaves the declarer no trick, R15)."""
+    hands = random_hands(n, seed)
+    rng = np.random.default_rng(seed + 100)
+    tricks = hands[["tricks_s", "tricks_h", "tricks_d", "tricks_c"]].to_numpy()
+    natural = tricks[np.arange(n), hands["natural_trump"].to_numpy()]
+    level = np.clip(natural, 5, 13)
+    return hands.assign(
+        real_lm=rng.random(n) < 0.25, real_gm=rng.random(n) < 0.1,
+        real_ls=rng.random(n) < 0.15, real_gs=rng.random(n) < 0.05,
+        real_level=level.astype(np.int8), real_trump=hands["natural_trump"],
+        real_tricks=np.clip(level + rng.integers(-4, 2, n), 0, 13).astype(np.int8),
+    )
+
+
+def slow_mean(values):
+    """The exact mean of a list of Fractions (None for no values)."""
+    return sum(values, Fraction(0)) / len(values) if values else None
+
+
+def test_real_summary_columns_match_a_slow_computation():
+    hands = random_real_hands(240, seed=11)
+    table = aggregate.summary(hands, pool=60)
+    assert list(table.columns) == aggregate.SUMMARY_COLUMNS + aggregate.REAL_SUMMARY_COLUMNS
+    natural = [int(r.tricks_s if r.natural_trump == 0 else r.tricks_h if r.natural_trump == 1
+                   else r.tricks_d if r.natural_trump == 2 else r.tricks_c)
+               for r in hands.itertuples()]
+    hands = hands.assign(dd_natural=natural)
+    for row in table.itertuples():
+        group = hands if row.shape == "all" else hands[hands["shape"] == row.shape]
+        if row.trump == "dd-best":
+            assert row.real_hands == 0 and np.isnan(row.real_made_rate)
+            continue
+        if row.contract in ("LM", "GM", "LS", "GS"):
+            played = group  # every hand plays each misère contract (R15, R16)
+            verdict = {"LM": "little_misere", "GM": "grand_misere", "LS": "little_misere",
+                       "GS": "grand_misere"}[row.contract]
+            real = [bool(v) for v in played[f"real_{row.contract.lower()}"]]
+            dd = [bool(v) for v in played[verdict]]
+            key = "made"
+            made_real, made_dd = sum(real), sum(dd)
+        else:
+            played = group[group["real_level"] == int(row.contract)]
+            real = [int(v) for v in played["real_tricks"]]
+            dd = [int(v) for v in played["dd_natural"]]
+            key = "tricks"
+            made_real = sum(t >= int(row.contract) for t in real)
+            made_dd = sum(t >= int(row.contract) for t in dd)
+            if real:
+                assert row.real_mean_tricks == pytest.approx(np.mean(real))
+                assert row.real_dd_mean_tricks == pytest.approx(np.mean(dd))
+        assert row.real_hands == len(played), (row.shape, row.contract)
+        if not len(played):
+            assert np.isnan(row.real_made_rate) and np.isnan(row.real_ev_total)
+            continue
+        assert (row.real_made, row.real_dd_made) == (made_real, made_dd)
+        assert row.real_made_rate == made_real / len(played)
+        assert row.real_dd_made_rate == made_dd / len(played)
+        assert (row.real_made_ci_low, row.real_made_ci_high) == pytest.approx(
+            wilson_interval(made_real, len(played)))
+        ev_real = slow_mean([payments.outcome_value(row.contract, pool=60, **{key: v})
+                             for v in real])
+        ev_dd = slow_mean([payments.outcome_value(row.contract, pool=60, **{key: v})
+                           for v in dd])
+        assert Fraction(row.real_ev_total_exact) == ev_real  # R24-R30, exact (R27)
+        assert Fraction(row.real_dd_ev_total_exact) == ev_dd
+        assert row.real_ev_total == float(ev_real)
+
+
+def test_real_vs_dd_matches_a_slow_computation():
+    hands = random_real_hands(200, seed=12)
+    table = aggregate.real_vs_dd(hands, pool=40)
+    assert list(table["kind"].drop_duplicates()) == ["numbers", "LM", "GM", "LS", "GS"]
+    assert list(table["shape"].drop_duplicates()) == aggregate.shape_order(hands) + ["all"]
+    derived = aggregate.add_derived_columns(hands)
+    for row in table.itertuples():
+        group = derived if row.shape == "all" else derived[derived["shape"] == row.shape]
+        assert row.hands == len(group)
+        outcomes = {}
+        for side in ("dd", "real"):
+            values = []
+            made = 0
+            for r in group.itertuples():
+                if row.kind == "numbers":  # each hand at its own level
+                    t = int(r.tricks_natural if side == "dd" else r.real_tricks)
+                    made += t >= r.real_level
+                    values.append(payments.outcome_value(str(r.real_level), tricks=t, pool=40))
+                else:
+                    column = (f"real_{row.kind.lower()}" if side == "real" else
+                              "little_misere" if row.kind in ("LM", "LS") else "grand_misere")
+                    m = bool(getattr(r, column))
+                    made += m
+                    values.append(payments.outcome_value(row.kind, made=m, pool=40))
+            outcomes[side] = (made, slow_mean(values))
+        assert (row.dd_made, row.real_made) == (outcomes["dd"][0], outcomes["real"][0])
+        assert Fraction(row.dd_ev_total_exact) == outcomes["dd"][1]
+        assert Fraction(row.real_ev_total_exact) == outcomes["real"][1]
+        assert row.real_made_rate == row.real_made / row.hands
+        assert (row.dd_made_ci_low, row.dd_made_ci_high) == pytest.approx(
+            wilson_interval(row.dd_made, row.hands))
+    # numbers: double-dummy makes its own level on every hand with at least 5 tricks
+    numbers = table[(table["kind"] == "numbers") & (table["shape"] == "all")].iloc[0]
+    assert numbers.dd_made == (derived["tricks_natural"] >= 5).sum()
+
+
+def test_real_misere_features_count_real_outcomes_per_bin():
+    hands = random_real_hands(300, seed=13)
+    table = aggregate.misere_features(hands)
+    danger = table[(table["feature"] == "misere_danger") & (table["position"] == "all")]
+    bins = np.digitize(hands["misere_danger"], aggregate.FEATURE_BINS["misere_danger"][1:-1])
+    for row in danger.itertuples():
+        sel = bins == row.bin
+        assert row.real_lm_made == hands.loc[sel, "real_lm"].sum()
+        assert row.real_gm_made == hands.loc[sel, "real_gm"].sum()
+        assert row.lm_made == hands.loc[sel, "little_misere"].sum()
+        if row.hands:
+            assert row.real_lm_rate == row.real_lm_made / row.hands
+
+
+def test_tables_of_hands_without_real_play_have_no_real_columns():
+    tables = aggregate.aggregate(random_hands(100, seed=14))
+    assert "real_vs_dd" not in tables
+    for name, frame in tables.items():
+        assert not [c for c in frame.columns if c.startswith("real_")], name
+    real = aggregate.aggregate(random_real_hands(100, seed=14))
+    assert set(real) == set(tables) | {"real_vs_dd"}
+    # the double-dummy columns are the same whether or not the hands were played for real
+    for name, frame in tables.items():
+        pd.testing.assert_frame_equal(real[name][frame.columns], frame, obj=name)

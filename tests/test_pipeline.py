@@ -5,6 +5,7 @@ of the deal only) to check storage, resume and aggregation quickly; the end-to-e
 at the bottom run the real dealing and double-dummy kernels through the CLI.
 """
 
+import hashlib
 import os
 import signal
 import subprocess
@@ -52,15 +53,23 @@ def run_fake(out, jobs=1, deals=60, chunk=8, seed=11, **kw):
                                          solve=fake_solve)
 
 
+def table_names(out):
+    """The result tables of the run in `out`: a real run has the real-play ones too."""
+    real = store.load_config(out).get("play") == "real"
+    return store.TABLE_NAMES + (store.REAL_TABLE_NAMES if real else ())
+
+
 def read_results(out):
-    return {name: store.read_table(out, name) for name in store.TABLE_NAMES}
+    return {name: store.read_table(out, name) for name in table_names(out)}
 
 
 def assert_same_results(a, b):
     pd.testing.assert_frame_equal(store.read_hands(a), store.read_hands(b))
     ra, rb = read_results(a), read_results(b)
-    for name in store.TABLE_NAMES:
+    assert list(ra) == list(rb)
+    for name in ra:
         pd.testing.assert_frame_equal(ra[name], rb[name], obj=name)
+        assert (a / f"{name}.csv").read_bytes() == (b / f"{name}.csv").read_bytes(), name
 
 
 def test_chunk_streams_depend_on_seed_and_chunk_only():
@@ -232,6 +241,202 @@ def test_force_replaces_a_run_with_another_configuration(tmp_path):
     assert store.done_chunks(tmp_path / "r") == set()
     pipeline.run_analysis(tmp_path / "r", config, deal=kernel_deal, solve=fake_solve)
     assert len(store.read_hands(tmp_path / "r")) == 80
+
+
+# ---- --play real: the real player's outcomes beside the double-dummy columns --------------
+# A stand-in for the real player (`fake_play`, a function of its arguments and seed only)
+# checks the plumbing quickly; `test_real_play_rows_are_the_real_players_playouts` runs
+# the real player itself on one deal.
+
+def fake_play(deal, declarer, contract, leader, trump, seed):
+    """A deterministic stand-in for analyser.play.play_hand under "real": its outcome is
+    drawn from `seed`, so any seed mix-up changes the stored rows."""
+    rng = np.random.default_rng(seed)
+    if contract in ("LM", "GM", "LS", "GS"):
+        taken = int(rng.integers(0, 3))
+        return {"made": taken == 0, "declarer_tricks": taken}
+    assert 0 <= trump <= 3 and deal[declarer] and 0 <= leader <= 3
+    taken = int(np.clip(int(contract) + rng.integers(-3, 2), 0, 13))
+    return {"made": taken >= int(contract), "declarer_tricks": taken}
+
+
+def run_fake_real(out, jobs=1, deals=12, chunk=4, seed=11, play=fake_play, **kw):
+    config = pipeline.RunConfig(deals=deals, seed=seed, chunk=chunk, play="real", **kw)
+    return config, pipeline.run_analysis(out, config, jobs=jobs, deal=kernel_deal,
+                                         solve=fake_solve, play=play)
+
+
+# SHA-256 of the files a dd run writes (fake solver, 20 deals, chunk 8, seed 11): the
+# real-play columns and tables exist only in real runs, so these bytes must not move.
+DD_RUN_DIGESTS = {
+    "best_bids.csv": "0b1ee912d16e0e439f2a774bb4948703668094985d3dc8f5f7cab5eb38356ef0",
+    "by_position.csv": "f93d3c8501caf6247488534306a148d7b4a6f26876138dc9305125deeb68e5b3",
+    "misere_features.csv": "13d1f3501cc64c710dc5783bb6e3d3e93c2b0566be95803183a0c8c0e2fd5009",
+    "run.json": "86e28e110626a0869684a72a6af2002800becf4e03f04bbdf9e3fb626dd5d289",
+    "shape_frequencies.csv": "174491952add40c3c4a18aaf21ab21176c7f34537e62eabf8e4c61adb72701ce",
+    "summary.csv": "3c57dfe456a3200840e485c6c8817f64ef3a7fc295517ed812c723e435bca2a5",
+}
+
+
+def test_a_dd_run_writes_the_same_bytes_whatever_real_play_adds(tmp_path):
+    run_fake(tmp_path / "r", deals=20, chunk=8, seed=11)
+    written = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+               for p in (tmp_path / "r").iterdir() if p.suffix in (".csv", ".json")
+               and p.name != store.STATS_FILE}
+    assert written == DD_RUN_DIGESTS
+    hands = store.read_hands(tmp_path / "r")
+    assert not [c for c in hands.columns if c.startswith("real_")]
+
+
+def test_play_seeds_are_the_chunks_third_stream_and_all_differ():
+    seeds = pipeline.play_seeds(7, 3, 5)
+    assert seeds.shape == (5, 4, 5) and seeds.dtype == np.int64
+    assert ((seeds >= 0) & (seeds < 2**62 * 2)).all()
+    assert (seeds == pipeline.play_seeds(7, 3, 5)).all()
+    # the chunk's third child beside the deal's and the turned cards' (chunk_streams)
+    child = np.random.SeedSequence(7, spawn_key=(3,)).spawn(3)[2]
+    words = child.generate_state(5 * 4 * 5 * 2, dtype=np.uint32).astype(np.int64)
+    assert seeds.reshape(-1).tolist() == ((words[0::2] << 31) ^ words[1::2]).tolist()
+    others = np.concatenate([pipeline.play_seeds(7, c, 5).reshape(-1) for c in range(4)]
+                            + [pipeline.play_seeds(8, 3, 5).reshape(-1)])
+    assert len(np.unique(others)) == len(others)
+
+
+def test_config_play_is_checked_and_a_dd_run_json_has_no_play_key():
+    with pytest.raises(UserError, match="play must be one of 'dd', 'real'"):
+        pipeline.RunConfig(deals=4, seed=1, play="bridge")
+    dd = pipeline.RunConfig(deals=4, seed=1)
+    assert "play" not in dd.as_dict()
+    real = pipeline.RunConfig(deals=4, seed=1, play="real")
+    assert real.as_dict()["play"] == "real"
+    for config in (dd, real):
+        assert pipeline.RunConfig.from_dict(config.as_dict()) == config
+
+
+def test_real_rows_hold_the_playouts_beside_unchanged_dd_columns(tmp_path):
+    run_fake(tmp_path / "dd", deals=12, chunk=4)
+    run_fake_real(tmp_path / "real")
+    dd, real = store.read_hands(tmp_path / "dd"), store.read_hands(tmp_path / "real")
+    assert list(real.columns) == list(dd.columns) + list(pipeline.REAL_COLUMNS)
+    pd.testing.assert_frame_equal(real[dd.columns], dd)  # the same deals, solved the same
+    for col in ("real_lm", "real_gm", "real_ls", "real_gs"):
+        assert real[col].dtype == bool, col
+    for col in ("real_level", "real_trump", "real_tricks"):
+        assert real[col].dtype == np.int8, col
+    # the number played: the natural trump at the double-dummy level, 5..13 (R10)
+    assert (real["real_trump"] == real["natural_trump"]).all()
+    tricks = real[["tricks_s", "tricks_h", "tricks_d", "tricks_c"]].to_numpy()
+    natural = tricks[np.arange(len(real)), real["natural_trump"].to_numpy()]
+    assert (real["real_level"] == np.clip(natural, 5, 13)).all()
+    # every outcome is the playout with the seed of its chunk, deal, seat and contract
+    for row in real.itertuples():
+        first = 4 * row.chunk
+        seeds = pipeline.play_seeds(11, row.chunk, 4)[row.deal_id - first, row.seat]
+        deal = [int(h) for h in real["hand"][real["deal_id"] == row.deal_id]]
+        for k, contract in enumerate(("LM", "GM", "LS", "GS")):
+            expected = fake_play(deal, row.seat, contract, 0, None, int(seeds[k]))["made"]
+            assert getattr(row, f"real_{contract.lower()}") == expected
+        number = fake_play(deal, row.seat, str(row.real_level), 0, row.real_trump,
+                           int(seeds[4]))
+        assert row.real_tricks == number["declarer_tricks"]
+
+
+def test_real_results_identical_for_any_jobs(tmp_path):
+    run_fake_real(tmp_path / "j1", jobs=1)
+    run_fake_real(tmp_path / "j2", jobs=2)
+    assert_same_results(tmp_path / "j1", tmp_path / "j2")
+    assert (tmp_path / "j1" / "real_vs_dd.csv").is_file()
+
+
+def test_real_resume_after_deleting_a_part_gives_the_same_bytes(tmp_path):
+    run_fake_real(tmp_path / "full")
+    run_fake_real(tmp_path / "cut")
+    part(tmp_path / "cut", 1).unlink()
+    played = []
+
+    def counting_play(*args):
+        played.append(args[2])
+        return fake_play(*args)
+
+    _, stats = run_fake_real(tmp_path / "cut", play=counting_play)
+    assert stats["chunks_resumed"] == 2 and stats["chunks_solved_now"] == 1
+    assert len(played) == 4 * 4 * 5  # one chunk: 4 deals x 4 seats x 5 contracts
+    assert_same_results(tmp_path / "full", tmp_path / "cut")
+
+
+def test_real_run_grows_and_aggregates_for_another_pool_without_playing_again(tmp_path,
+                                                                           monkeypatch):
+    # R28-R30: the pool enters the tables only; more deals play only the new chunks
+    run_fake_real(tmp_path / "fresh", deals=12, pool=0)
+    run_fake_real(tmp_path / "r", deals=8, pool=40)
+    played = []
+
+    def counting_play(*args):
+        played.append(args[0])
+        return fake_play(*args)
+
+    run_fake_real(tmp_path / "r", deals=12, pool=40, play=counting_play)
+    assert len(played) == 4 * 4 * 5  # the one new chunk: 4 deals x 4 seats x 5 contracts
+    monkeypatch.setattr(pipeline, "real_solve", refuse_to_solve)
+    monkeypatch.setattr(pipeline, "real_play", refuse_to_solve)
+    assert cli("report", tmp_path / "r", "--pool", 0) == 0
+    assert_same_results(tmp_path / "fresh", tmp_path / "r")
+
+
+def test_a_dd_run_is_not_resumed_as_real_nor_a_real_one_as_dd(tmp_path):
+    run_fake(tmp_path / "dd", deals=12, chunk=4)
+    run_fake_real(tmp_path / "real")
+    for out, again in ((tmp_path / "dd", run_fake_real),
+                       (tmp_path / "real", lambda out: run_fake(out, deals=12, chunk=4))):
+        before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+        with pytest.raises(UserError, match="another configuration") as err:
+            again(out)
+        assert "\n" not in str(err.value) and "play: " in str(err.value)
+        assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_cli_run_with_another_play_exits_2_with_one_line(tmp_path, capsys):
+    run_fake(tmp_path / "r", deals=8, chunk=4)
+    assert cli("run", "--deals", 8, "--seed", 11, "--chunk", 4, "--play", "real",
+               "--out", tmp_path / "r") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "play: None -> 'real'" in err and "--force" in err
+
+
+def test_cli_play_real_defaults_to_small_chunks():
+    from analyser.cli import build_parser
+    from analyser.cmd_run import config_from_args
+
+    parser = build_parser()
+    real, _ = config_from_args(parser.parse_args(["run", "--play", "real", "--deals", "30"]))
+    dd, _ = config_from_args(parser.parse_args(["run", "--deals", "30"]))
+    assert (real.play, real.chunk) == ("real", pipeline.DEFAULT_REAL_CHUNK)
+    assert (dd.play, dd.chunk) == ("dd", pipeline.DEFAULT_CHUNK)
+    given, _ = config_from_args(parser.parse_args(["run", "--play", "real", "--chunk", "3"]))
+    assert given.chunk == 3
+
+
+def test_real_play_rows_are_the_real_players_playouts(tmp_path):
+    """One deal through the real solver and the real player: each stored outcome of two
+    sample rows is what play_hand gives with that row's seed, a real misère made means the
+    declarer took no trick in that playout (R15, R16, R21), and a number's tricks are that
+    playout's."""
+    from analyser.play import play_hand
+
+    config = pipeline.RunConfig(deals=1, seed=4, chunk=1, play="real")
+    pipeline.run_analysis(tmp_path, config)
+    hands = store.read_hands(tmp_path)
+    deal = [int(h) for h in hands["hand"]]
+    seeds = pipeline.play_seeds(4, 0, 1)[0]
+    for row in hands.iloc[[0, 3]].itertuples():  # the leader and the dealer (R18)
+        for k, contract in enumerate(("LM", "GM", "LS", "GS")):
+            record = play_hand(deal, row.seat, contract, config.leader, policy="real",
+                               seed=int(seeds[row.seat, k]))
+            made = getattr(row, f"real_{contract.lower()}")
+            assert made == record["made"] == (record["declarer_tricks"] == 0), contract
+        record = play_hand(deal, row.seat, str(row.real_level), config.leader,
+                           trump=row.real_trump, policy="real", seed=int(seeds[row.seat, 4]))
+        assert row.real_tricks == record["declarer_tricks"]
 
 
 def part(out, chunk):
@@ -547,6 +752,7 @@ def test_e2e_report_rebuilds_without_solving(e2e_runs, monkeypatch):
     (["--deals", "ten"], "--deals"),
     (["--jobs", "0"], "--jobs"),
     (["--pool", "300"], "--pool"),
+    (["--play", "bridge"], "--play"),
 ])
 def test_cli_bad_numbers_exit_2_with_one_line(args, word, tmp_path, capsys):
     assert cli("run", *args, "--out", tmp_path / "r") == 2
@@ -629,7 +835,8 @@ def test_cli_help_explains_every_option(capsys):
     with pytest.raises(SystemExit):
         main(["run", "--help"])
     text = capsys.readouterr().out
-    for option in ("--deals", "--seed", "--jobs", "--out", "--chunk", "--pool", "--force"):
+    for option in ("--deals", "--seed", "--jobs", "--out", "--chunk", "--pool", "--force",
+                   "--play"):
         assert text.count(option) >= 2, option  # in the usage and explained in the text
 
 
@@ -643,3 +850,22 @@ def test_e2e_larger_run_resumes_identically(tmp_path):
         part.unlink()
     assert cli("run", *common, "--jobs", 2, "--out", tmp_path / "b") == 0
     assert_same_results(tmp_path / "a", tmp_path / "b")
+
+
+REAL_E2E_DEALS = sized(2, 8)
+
+
+@pytest.mark.slow
+def test_e2e_play_real_identical_for_any_jobs_and_after_resume(tmp_path):
+    """`run --play real` through the CLI with the real solver and player: the same bytes
+    with --jobs 1 and 2, and again after a lost part is played a second time."""
+    common = ["--play", "real", "--deals", REAL_E2E_DEALS, "--seed", 3, "--chunk", 1]
+    assert cli("run", *common, "--jobs", 1, "--out", tmp_path / "j1") == 0
+    assert cli("run", *common, "--jobs", 2, "--out", tmp_path / "j2") == 0
+    assert_same_results(tmp_path / "j1", tmp_path / "j2")
+    part(tmp_path / "j2", REAL_E2E_DEALS - 1).unlink()
+    assert cli("run", *common, "--jobs", 2, "--out", tmp_path / "j2") == 0
+    assert_same_results(tmp_path / "j1", tmp_path / "j2")
+    hands = store.read_hands(tmp_path / "j1")
+    assert hands["real_level"].between(5, 13).all() and hands["real_tricks"].between(0, 13).all()
+    assert "Double-dummy against real play" in (tmp_path / "j1" / "report.html").read_text()

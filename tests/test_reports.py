@@ -229,6 +229,66 @@ def test_report_of_a_stored_run_has_every_section(stored_run):
     assert open_figures() == []
 
 
+@pytest.fixture(scope="module")
+def stored_real_run(tmp_path_factory):
+    """A run with --play real, the real player stood in for by test_pipeline's fake_play."""
+    from test_pipeline import fake_play
+
+    out = tmp_path_factory.mktemp("report") / "real"
+    config = pipeline.RunConfig(deals=60, seed=4, chunk=20, play="real")
+    pipeline.run_analysis(out, config, deal=kernel_deal, solve=fake_solve, play=fake_play)
+    return out
+
+
+REAL_HEADINGS = ("Double-dummy against real play", "Little misère under real play")
+
+
+def test_a_dd_report_has_no_real_play_section(stored_run):
+    page = build_report(stored_run).read_text()
+    assert not [h for h in REAL_HEADINGS if h in page]
+    assert "real play" not in page.lower().replace("real play policy", "")
+
+
+def test_report_of_a_real_run_sets_real_play_beside_double_dummy(stored_real_run, drawn):
+    page = build_report(stored_real_run).read_text()
+    for heading in REAL_HEADINGS:
+        assert heading in page, heading
+    assert page.count('src="data:image/png;base64,') == 7
+    assert "double-dummy and real play (hidden cards)" in page  # the run's parameters
+    assert "n = the double-dummy tricks clamped to 5..13" in page  # the number played
+    assert "real_vs_dd.csv" in page
+    heatmap, ev, real, misere, misere_real, positions, shapes = drawn
+    # double-dummy against real: one titled panel per contract kind, the shapes along x
+    # with "all" last, both plays in every panel, rates from 0 to 100%
+    table = store.read_table(stored_real_run, "real_vs_dd")
+    assert [ax.get_title() for ax in real.axes] == [
+        "Numbers, at the double-dummy level", "Little misère", "Grand misère",
+        "Little spread", "Grand spread"]
+    shapes_shown = [s for s in table["shape"].drop_duplicates() if s != "all"][:8] + ["all"]
+    for ax, kind in zip(real.axes, ("numbers", "LM", "GM", "LS", "GS"), strict=True):
+        ticks = [t.get_text() for t in ax.get_xticklabels()]
+        assert [t.split(" (")[0] for t in ticks] == shapes_shown
+        rows = table[table["kind"] == kind].set_index("shape").loc[shapes_shown]
+        bars = ax.containers  # one errorbar per play
+        assert [bar.get_label() for bar in bars] == ["double-dummy", "real play"]
+        for bar, side in zip(bars, ("dd", "real"), strict=True):
+            assert np.allclose(bar.lines[0].get_ydata(), rows[f"{side}_made_rate"])
+        low, high = ax.get_ylim()
+        assert -0.03 < low <= 0 and 1 <= high < 1.03
+    labels = [t.get_text() for t in real.legends[0].get_texts()]
+    assert labels == ["double-dummy", "real play"]
+    # little misère under real play: the real rates, with the double-dummy ones beside
+    assert "real play" in misere_real.axes[0].get_ylabel()
+    legend = [t.get_text() for t in misere_real.legends[0].get_texts()]
+    assert {"all", "leader", "dealer", "all, double-dummy"} <= set(legend)
+    features = store.read_table(stored_real_run, "misere_features")
+    rows = features[(features["feature"] == "misere_danger") & (features["position"] == "all")]
+    bar = next(b for b in misere_real.axes[0].containers if b.get_label() == "all")
+    assert np.allclose(bar.lines[0].get_ydata(), rows.sort_values("bin")["real_lm_rate"],
+                       equal_nan=True)
+    assert open_figures() == []
+
+
 def test_report_recomputes_missing_tables_from_the_stored_hands(stored_run):
     summary = store.read_table(stored_run, "summary")
     (stored_run / "summary.parquet").unlink()

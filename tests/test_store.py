@@ -62,6 +62,18 @@ def test_force_discards_the_old_run_but_not_foreign_files(tmp_path):
     assert (out / "notes.txt").read_text() == "mine"
 
 
+def test_force_discards_the_tables_of_a_real_play_run_too(tmp_path):
+    out = tmp_path / "r"
+    real = {**CONFIG, "play": "real"}
+    store.open_run(out, real)
+    store.write_table(out, "summary", small_frame(0))
+    store.write_table(out, "real_vs_dd", small_frame(0))
+    with pytest.raises(UserError, match="play: 'real' -> None"):
+        store.open_run(out, CONFIG)
+    store.open_run(out, CONFIG, force=True)
+    assert sorted(p.name for p in out.iterdir()) == ["hands", "run.json"]
+
+
 def test_non_empty_directory_without_run_json_is_refused(tmp_path):
     (tmp_path / "something").write_text("x")
     with pytest.raises(UserError, match="not empty"):
