@@ -4,8 +4,8 @@ Random full deals (seed 2028), North on lead (R18). Each deal is played once per
 of declarer and defenders' policies (analyser.play_hand with `defenders=`), on the same
 deal with the same seed, so the pairings differ only in how the cards are played. The
 declarer is the seat a bidder would choose: for LM, GM, LS and GS the hand of least
-misère danger (analyser/features.py); for a number the hand of most high-card points,
-playing in its natural trump at the level it makes double-dummy (between 5 and 13).
+misère danger (analyser/features.py); for a number the seat and trump of most
+double-dummy tricks (a lone declarer seldom has 5 otherwise), at that level (5 to 13).
 Double-dummy columns come from the solver (dd_tricks, dd_misere, dd_little_misere with
 R17's discards).
 """
@@ -27,18 +27,17 @@ PAIRINGS = (("real", "real"), ("real", "dd"), ("dd", "real"), ("real", "random-l
 
 def _declarer_and_contract(deal, kind):
     """(declarer, contract, trump, double-dummy made) of a deal for `kind`."""
-    from analyser import dd_little_misere, dd_misere, dd_tricks
+    from analyser import dd_little_misere, dd_misere, dd_table
     from analyser.constants import LEADER
-    from analyser.contracts import natural_trump
     from analyser.features import hand_features
 
-    feats = hand_features(np.asarray(deal, np.uint64))
     if kind == "numeric":
-        declarer = int(np.argmax(feats["hcp"].to_numpy()))
-        trump = natural_trump(int(deal[declarer]))
-        tricks = dd_tricks(deal, declarer, trump, LEADER)
+        table = dd_table(np.asarray(deal, np.uint64)[None, :], LEADER)[0]
+        declarer, trump = (int(x) for x in np.unravel_index(np.argmax(table), table.shape))
+        tricks = int(table[declarer, trump])
         level = min(13, max(5, tricks))
         return declarer, str(level), trump, tricks >= level
+    feats = hand_features(np.asarray(deal, np.uint64))
     declarer = int(np.argmin(feats["misere_danger"].to_numpy()))
     little = kind in ("LM", "LS")
     made = (dd_little_misere if little else dd_misere)(deal, declarer, LEADER)
@@ -86,8 +85,8 @@ def run(quick: bool, deals: int | None = None) -> str:
     names = [f"{p} vs {q}" for p, q in PAIRINGS]
     lines = [
         f"{n} random full deals per kind (seed {SEED}), the declarer a bidder's choice (least "
-        "misère danger; most high-card points for a number, natural trump, its double-dummy "
-        "level); default real-play settings; made rate with its 95% Wilson interval "
+        "misère danger; for a number the seat and trump of most double-dummy tricks, at that "
+        "level, at least 5); default real-play settings; made rate with its 95% Wilson interval "
         f"(load average {load:.1f} at the start).",
         "",
         "| kind | double dummy | " + " | ".join(names) + " |",
