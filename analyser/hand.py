@@ -230,15 +230,16 @@ def _sample_plays(query: HandQuery, contracts, i: int):
              child_seed(query.seed, _PLAY_KEY, i, LADDER.index(c))) for c in contracts]
 
 
-def play_sample(i: int, deal_row, position: int, plays):
+def play_sample(i: int, deal_row, position: int, plays, options=()):
     """Real play of completion i (a (4,) deal), the hand at `position` declaring and N
-    leading (R18): (i, [(declarer tricks, made) per (contract, trump, seed) of `plays`])."""
+    leading (R18): (i, [(declarer tricks, made) per (contract, trump, seed) of `plays`]).
+    `options`: (name, value) pairs of the real player's settings (REAL_PLAY_DEFAULTS)."""
     from analyser.play import play_hand
 
     out = []
     for contract, trump, seed in plays:
         record = play_hand(deal_row, position, contract, LEADER, trump=trump,
-                           policy="real", seed=seed)
+                           policy="real", seed=seed, **dict(options))
         out.append((int(record["declarer_tricks"]), bool(record["made"])))
     return i, out
 
@@ -255,8 +256,8 @@ def play_real(query: HandQuery, deals, contracts, progress: bool = False):
     plays depend only on its deal and its seeds (`child_seed`), so the answer equals a run
     with `samples` set to the count kept and the same seed, whatever `jobs`.
     """
-    tasks = ((i, deals[i], query.position, _sample_plays(query, contracts, i))
-             for i in range(len(deals)))
+    tasks = ((i, deals[i], query.position, _sample_plays(query, contracts, i),
+              query.real_options) for i in range(len(deals)))
     if query.jobs == 1:
         results = (play_sample(*task) for task in tasks)
     else:
@@ -455,6 +456,7 @@ class HandAnalysis:
             "real_contracts": [r["contract"] for r in self.rows if r["play"] == "real"],
             "real_pilot_deals": None if q.play != "real" else 1 if q.exact else PILOT_DEALS,
             "jobs": q.jobs if q.play == "real" else None,
+            "real_options": dict(q.real_options) if q.play == "real" else None,
             "defender_discard": "highest",
             "trump_rule": TRUMP_RULE,
             "contracts": contracts,
@@ -659,7 +661,7 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0,
 
 def analyse_hand(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
                  samples=DEFAULT_SAMPLES, seed=0, known=None, progress=False, play="dd",
-                 time_budget=None, jobs=DEFAULT_JOBS) -> HandAnalysis:
+                 time_budget=None, jobs=DEFAULT_JOBS, real_options=None) -> HandAnalysis:
     """Analyse one hand as declarer against `samples` random completions of the deal
     (default None: as many as `time_budget` seconds allow, by default `BUDGET_SECONDS`
     under double-dummy play and `BUDGET_REAL_SECONDS` under real play, at most
@@ -670,7 +672,8 @@ def analyse_hand(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
     numbers by double-dummy EV are also played by `analyser.play.play_hand` (policy
     "real") on every sample, in `jobs` processes (the result does not depend on `jobs`);
     their rows report real play with the double-dummy rate of the same samples beside it
-    (`p_make_dd`).
+    (`p_make_dd`). `real_options` overrides settings of the real player
+    (`analyser.play.REAL_PLAY_DEFAULTS`, e.g. {"worlds": 16}).
 
     `hand` is PBN text ("AQ32.KJ9.T87.654") or a mask; `position` is the seat counted from
     the dealer's left (0 leads, R18), which is also its seat N/E/S/W here (the dealer is W);
@@ -682,7 +685,7 @@ def analyse_hand(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
     naming the problem.
     """
     query = prepare(hand, position, first_preference, pool, samples, seed, known, play,
-                    time_budget, jobs)
+                    time_budget, jobs, real_options)
     start = time.perf_counter()
     if query.play == "real":
         _, tricks, grand, little, real = simulate_real(query, progress=progress)

@@ -46,6 +46,7 @@ class HandQuery:
     budget: float | None = None  # seconds: solve completions in order until it is spent
     play: str = "dd"  # "dd" or "real" (PLAYS)
     jobs: int = 1  # processes playing samples under real play
+    real_options: tuple = ()  # (name, value) settings of the real player, sorted by name
 
     @property
     def exact(self) -> bool:
@@ -148,6 +149,22 @@ def _parse_budget(value) -> float:
     return seconds
 
 
+def _parse_real_options(real_options) -> tuple:
+    """Settings of the real player as sorted (name, value) pairs; names must be those of
+    analyser.play.REAL_PLAY_DEFAULTS (play_hand checks the values)."""
+    from analyser.play import REAL_PLAY_DEFAULTS
+
+    if real_options is None:
+        return ()
+    if not isinstance(real_options, dict):
+        raise UserError(f"real_options must be a dict of settings, got {real_options!r}")
+    unknown = sorted(set(real_options) - set(REAL_PLAY_DEFAULTS))
+    if unknown:
+        raise UserError(f"real_options: unknown setting {unknown[0]!r} "
+                        f"(known: {', '.join(REAL_PLAY_DEFAULTS)})")
+    return tuple(sorted(real_options.items()))
+
+
 def default_budget(play: str) -> float:
     """The default time budget of `play` in seconds."""
     return BUDGET_REAL_SECONDS if play == "real" else BUDGET_SECONDS
@@ -155,7 +172,7 @@ def default_budget(play: str) -> float:
 
 def prepare(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
             samples=DEFAULT_SAMPLES, seed=0, known=None, play="dd", time_budget=None,
-            jobs=1) -> HandQuery:
+            jobs=1, real_options=None) -> HandQuery:
     """Read and check every input; raise CardError/UserError naming the first problem.
 
     `samples` None or "auto" means as many as `time_budget` seconds allow (default:
@@ -177,9 +194,11 @@ def prepare(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
         budget = default_budget(play) if budget is None else budget
     samples = options.count(samples, "samples")
     jobs = options.count(jobs, "jobs")
+    real_options = _parse_real_options(real_options)
     pool = options.pool(pool)
     seed = options.seed(seed)
     masks = _parse_known(known, mask, seat)
     if sum(m.bit_count() for m in masks) == 52:
         samples, budget = 1, None  # the whole deal is given: solving it once is exact
-    return HandQuery(mask, seat, preference, pool, samples, seed, masks, budget, play, jobs)
+    return HandQuery(mask, seat, preference, pool, samples, seed, masks, budget, play, jobs,
+                     real_options)

@@ -630,6 +630,10 @@ def test_play_option_is_checked():
             prepare(HAND, time_budget=bad)
     with pytest.raises(UserError, match="jobs"):
         prepare(HAND, jobs=0)
+    with pytest.raises(UserError, match="unknown setting 'world'"):
+        prepare(HAND, play="real", real_options={"world": 3})
+    assert prepare(HAND, real_options={"worlds": 3, "agree_stop": 1}).real_options == (
+        ("agree_stop", 1), ("worlds", 3))
 
 
 def test_real_play_json_rows_injected(monkeypatch, capsys):
@@ -753,8 +757,10 @@ def test_real_play_budget_stops_early_states_the_count_and_reproduces(monkeypatc
     assert auto == fixed  # sample i depends only on the seed
 
 
-# End-to-end real play through analyser.play: PASS_HAND's misères are lost at once and its
-# numbers take about its four aces, so a hand is played in about a second.
+# End-to-end real play through analyser.play on PASS_HAND (its misères are lost at once);
+# the default run plays with few worlds per decision (QUICK_PLAYER), the full one with the
+# real player's defaults.
+QUICK_PLAYER = {"worlds": 4, "agree_stop": 2, "exact_below": 8}
 
 
 def _without_timing(data):
@@ -765,16 +771,16 @@ def _without_timing(data):
 
 @pytest.mark.slow
 def test_real_play_same_result_with_jobs_1_and_2_and_dd_beside_it_full():
-    _check_real_against_dd(8)
+    _check_real_against_dd(6, None)
 
 
 def test_real_play_same_result_with_jobs_1_and_2_and_dd_beside_it():
-    _check_real_against_dd(2)
+    _check_real_against_dd(2, QUICK_PLAYER)
 
 
-def _check_real_against_dd(n):
-    one = analyse_hand(PASS_HAND, samples=n, seed=8, play="real", jobs=1)
-    two = analyse_hand(PASS_HAND, samples=n, seed=8, play="real", jobs=2)
+def _check_real_against_dd(n, options):
+    one = analyse_hand(PASS_HAND, samples=n, seed=8, play="real", jobs=1, real_options=options)
+    two = analyse_hand(PASS_HAND, samples=n, seed=8, play="real", jobs=2, real_options=options)
     assert _without_timing(one.to_dict()) == _without_timing(two.to_dict())
     dd = analyse_hand(PASS_HAND, samples=n, seed=8).to_dict()
     real = one.to_dict()
@@ -812,3 +818,24 @@ def test_r16_real_play_spread_differs_from_its_misere_in_the_analysis():
     rows = {r["contract"]: r for r in result.rows}
     assert result.exact and rows["GM"]["made"] == 1 and rows["GS"]["made"] == 0
     assert rows["GM"]["made_dd"] == rows["GS"]["made_dd"] == 0
+
+
+def test_plot_under_real_play_draws_real_and_dd_bars_side_by_side(tmp_path):
+    from matplotlib.container import BarContainer
+
+    from reports.hand_plot import figure, render
+
+    query = prepare(HAND, samples=10, play="real")
+    real = _fake_real(10, numbers=(5, 4), lm=True, gm=True, ls=False, gs=False)
+    data = summarise(query, *_fake(10, [5, 6, 7, 8], True, True), real=real).to_dict()
+    right = figure(data).axes[1]
+    bars = {c.get_label(): [b.get_height() for b in c] for c in right.containers
+            if isinstance(c, BarContainer)}
+    assert list(bars) == ["real play", "double-dummy"]
+    assert bars["real play"] == [1.0, 0.0, 1.0, 1.0, 0.0, 0.0]  # 5, 6, LM, GM, LS, GS
+    assert bars["double-dummy"] == [1.0, 0.0, 1.0, 1.0, 1.0, 1.0]  # 5 tricks in S
+    assert [t.get_text() for t in right.get_xticklabels()] == list(REAL)
+    dd = summarise(prepare(HAND, samples=10), *_fake(10, [5, 6, 7, 8], True, True)).to_dict()
+    assert [c.get_label() for c in figure(dd).axes[1].containers
+            if isinstance(c, BarContainer)] == ["double-dummy"]
+    assert render(data, tmp_path / "real.png").stat().st_size > 0
