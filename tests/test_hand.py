@@ -726,7 +726,7 @@ def test_child_seeds_are_distinct_and_fixed():
     assert child_seed(1, 0) != child_seed(2, 0) and all(0 <= s < 2**63 for s in seeds)
 
 
-def _fake_play_sample(i, deal_row, position, plays):
+def _fake_play_sample(i, deal_row, position, plays, options):
     """play_sample stand-in: a result that depends on the sample and the seed only."""
     import time
 
