@@ -314,10 +314,11 @@ def simulate_real(query: HandQuery, progress: bool = False):
 
 @dataclass(frozen=True)
 class Recommendation:
-    """The bid with the best expected value among numbers and misères, or "pass" when none
-    beats 0; spreads are never recommended (module docstring)."""
+    """The bid with the best expected value among the recommendable rows, or "pass" when
+    none beats 0: under double-dummy play the numbers and misères, never a spread; under
+    real play the contracts played for real, spreads included (module docstring)."""
 
-    bid: str  # "pass" or a contract "5".."13", "LM", "GM"
+    bid: str  # "pass" or a contract "5".."13", "LM", "GM" (and "LS", "GS" under real play)
     trump: int | None  # the suit it is played in; None for pass and the misères
     tier: str | None  # R11 tier of the bid in that trump (numbers only)
     call: str  # what to say in the auction: "pass", "8", "8-1st", "LM", ...
@@ -333,7 +334,8 @@ class Recommendation:
 
 @dataclass(frozen=True)
 class LittleMisereVerdict:
-    """Little misère (R15) against the best numeric bid (or pass); spreads never count."""
+    """Little misère (R15) against the best recommendable numeric bid (or pass); spreads
+    never count."""
 
     made: int
     samples: int
