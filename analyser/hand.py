@@ -30,6 +30,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -284,7 +285,10 @@ def play_real(query: HandQuery, deals, contracts, progress: bool = False):
                     break
     finally:
         if hasattr(results, "close"):
-            results.close()  # cancels the samples not yet played
+            with warnings.catch_warnings():  # joblib's notice of the cancelled samples
+                warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being",
+                                        UserWarning)
+                results.close()  # cancels the samples not yet played
         if bar is not None:
             bar.close()
     rows = []
