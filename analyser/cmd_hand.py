@@ -71,7 +71,9 @@ first_preference (letter or null), pool, known ({{seat: hand}}), exact (every ca
 samples, samples_budget_seconds and samples_budget_max (the time budget and its cap, or
 null when --samples was given), seed, seconds, samples_per_second, max_ci_half_width,
 play ("double-dummy" or "real"), real_contracts (the contracts played for real, [] under
-dd), real_pilot_deals and jobs (null under dd), defender_discard, trump_rule ("natural"),
+dd), real_pilot_deals, jobs and real_options (the real player's settings changed through
+analyse_hand, {{}} from the command line) (null under dd), defender_discard, trump_rule
+("natural"),
 contracts (ladder order; each: contract "5".."13"/"LM"/"GM"/"LS"/"GS", trump "S"/"H"/"D"/"C"
 or null for misères, tier, bid, play ("real" or "double-dummy": the play its p_make and
 money come from), recommendable (false for spreads under dd and for double-dummy-only rows
