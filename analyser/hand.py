@@ -271,7 +271,8 @@ def play_real(query: HandQuery, deals, contracts, progress: bool = False):
         from tqdm import tqdm
 
         desc = "real play" if query.budget is None else f"real play ({query.budget:g} s budget)"
-        bar = tqdm(total=len(deals), unit="sample", desc=desc, file=sys.stderr, leave=False)
+        bar = tqdm(total=None if query.budget else len(deals), unit="sample", desc=desc,
+                   file=sys.stderr, leave=False)
     done = {}
     began = time.perf_counter()
     try:
