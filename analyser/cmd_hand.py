@@ -7,7 +7,15 @@ from pathlib import Path
 
 from analyser.constants import DEFAULT_POOL, MAX_POOL
 from analyser.errors import UserError
-from analyser.hand import BUDGET_MAX_SAMPLES, BUDGET_SECONDS, analyse_hand
+from analyser.hand import (
+    BUDGET_MAX_SAMPLES,
+    BUDGET_REAL_SECONDS,
+    BUDGET_SECONDS,
+    DEFAULT_JOBS,
+    PILOT_DEALS,
+    REAL_NUMBERS,
+    analyse_hand,
+)
 
 HELP = "analyse one hand as declarer: P(make), trick distribution and EV of every contract"
 
@@ -41,33 +49,57 @@ Passing is valued at 0. The recommendation ranks the numbers and the misères; t
 little-misère verdict compares LM with the best numeric bid (or with passing when no
 number beats 0) and gives the break-even make probability above which LM is worth more.
 
-Play is double-dummy: every hand is visible to everyone, so exposing the declarer's hand
-(R16) changes nothing and a spread (LS, GS) is made exactly when its misère is. Spreads are
-therefore shown (marked *) but never recommended.
+Play (--play): "dd" (the default) is double-dummy: every hand is visible to everyone, so
+exposing the declarer's hand (R16) changes nothing and a spread (LS, GS) is made exactly
+when its misère is, though it pays 4x more. Spreads are therefore shown (marked *) but
+never recommended, and the report says so in one line.
+"real" also plays each sample deal once per contract with the project's
+imperfect-information player (analyser.play.play_hand, policy "real": each player sees
+only its own hand, the cards played and a spread's exposed hand), this hand declaring and
+N leading (R18), numbers in the natural trump. Played for real: LM, GM, LS, GS and the
+{REAL_NUMBERS} numbers with the best double-dummy EV on a pilot of {PILOT_DEALS} completions
+dealt from their own seed stream; the other numbers stay double-dummy only (marked ^,
+never recommended). Each row gives P(make) and the money under its play with the
+double-dummy rate and EV on the same samples beside it (DD columns); the recommendation
+and the little-misère verdict use the real-play rows, spreads included, since the
+defenders now see the exposed hand. The play of contract c on sample i is seeded from
+--seed by numpy SeedSequence, so a run is reproducible and does not depend on --jobs.
+Samples are played in --jobs processes (default {DEFAULT_JOBS}, the cores) with a progress bar.
 
 --json prints one JSON object: hand, shape, position, seat, dealer, leader,
 first_preference (letter or null), pool, known ({{seat: hand}}), exact (every card known),
 samples, samples_budget_seconds and samples_budget_max (the time budget and its cap, or
 null when --samples was given), seed, seconds, samples_per_second, max_ci_half_width,
-play, defender_discard, trump_rule ("natural"),
+play ("double-dummy" or "real"), real_contracts (the contracts played for real, [] under
+dd), real_pilot_deals, jobs and real_options (the real player's settings changed through
+analyse_hand, {{}} from the command line) (null under dd), defender_discard, trump_rule
+("natural"),
 contracts (ladder order; each: contract "5".."13"/"LM"/"GM"/"LS"/"GS", trump "S"/"H"/"D"/"C"
-or null for misères, tier, bid, recommendable (false for spreads), made, p_make, ci_low,
-ci_high, mean_tricks, ev_per_opponent, ev_payments, pool_term, ev_total),
-tricks ({{trump: 14 counts of 0..13 tricks}}),
-recommendation (bid "pass" or a contract, trump, tier, call, ev_total, text),
+or null for misères, tier, bid, play ("real" or "double-dummy": the play its p_make and
+money come from), recommendable (false for spreads under dd and for double-dummy-only rows
+under real), made, p_make, ci_low, ci_high, mean_tricks, ev_per_opponent, ev_payments,
+pool_term, ev_total, and on the same samples under double-dummy play made_dd, p_make_dd,
+ci_low_dd, ci_high_dd, ev_total_dd),
+tricks ({{trump: 14 counts of 0..13 tricks, double-dummy}}),
+recommendation (bid "pass" or a contract, trump, tier, call, ev_total, text,
+spreads_excluded (true under dd: spreads were skipped) and spreads_reason (its line, or
+null)),
 little_misere (made, p_make, ci_low, ci_high, breakeven, against, against_ev, verdict
 "bid"/"pass", text) and notes. Money and probabilities are JSON numbers (floats); the
 exact values are also given as fraction strings such as "-245/6" in the fields ending
 in _exact (ev_per_opponent_exact, ev_payments_exact, pool_term_exact, ev_total_exact,
-breakeven_exact, pool_exact).
+ev_total_dd_exact, breakeven_exact, pool_exact).
 
-Samples: by default (--samples auto) the completions are solved in order until about
-{BUDGET_SECONDS:g} seconds have passed (at most {BUDGET_MAX_SAMPLES} completions), so each hand
-answers in about that time once numba's cache is warm; a step that would overrun the budget
-by half is not started. Easy hands get hundreds of samples; close hands, whose solves take
-seconds each, only a few, with wide intervals: the report states the count, the run time
-and the interval widths. Completion i depends only on the seed, so --samples N with the
-same --seed reproduces a run of N samples exactly; give --samples for a fixed sample.
+Samples: by default (--samples auto) the completions are solved in order until the time
+budget is spent (--time-budget; default {BUDGET_SECONDS:g} s under dd, {BUDGET_REAL_SECONDS:g} s of
+real play under real), at most {BUDGET_MAX_SAMPLES} completions, so each hand answers in about
+that time once numba's cache is warm; a step that would overrun the budget by half (dd) or
+a sample expected to finish past it (real) is not waited for. Easy hands get hundreds of
+samples; close hands, whose solves take seconds each, only a few, with wide intervals:
+the report states the count, the run time and the interval widths. Completion i depends
+only on the seed, so --samples N with the same --seed reproduces a run of N samples
+exactly; give --samples for a fixed sample (with --time-budget too, the budget may stop
+it earlier, and the report states the count used).
 
 --plot FILE draws the trick distributions and the misères' odds; its format comes from the
 suffix (png, pdf, svg, ...). The path is checked before any solving.
@@ -87,8 +119,20 @@ def add_arguments(parser):
                              f"(default {DEFAULT_POOL})")
     parser.add_argument("--samples", default="auto",
                         help=f"random completions to solve (default auto: as many as fit in "
-                             f"about {BUDGET_SECONDS:g} s, at most {BUDGET_MAX_SAMPLES})")
+                             f"the time budget, at most {BUDGET_MAX_SAMPLES})")
     parser.add_argument("--seed", default="0", help="root seed of the deals (default 0)")
+    parser.add_argument("--play", default="dd", metavar="dd|real",
+                        help="dd: double-dummy only (default); real: also play the misères, "
+                             "spreads and the two best numbers with the imperfect-information "
+                             "player, the double-dummy rate beside")
+    parser.add_argument("--time-budget", default=None, metavar="SECONDS",
+                        help=f"stop after about this many seconds of solving (dd) or real "
+                             f"play (real) and state the samples used (default with --samples "
+                             f"auto: {BUDGET_SECONDS:g} under dd, {BUDGET_REAL_SECONDS:g} under "
+                             f"real; none with a count)")
+    parser.add_argument("--jobs", default=str(DEFAULT_JOBS),
+                        help=f"processes playing samples under --play real (default "
+                             f"{DEFAULT_JOBS}, the cores); results do not depend on it")
     parser.add_argument("--known", action="append", default=None, metavar='"E:A.K.."',
                         help="cards another seat is known to hold; repeatable")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -140,6 +184,9 @@ def run(args) -> int:
         seed=args.seed,
         known=args.known,
         progress=sys.stderr.isatty(),
+        play=args.play,
+        time_budget=args.time_budget,
+        jobs=args.jobs,
     )
     data = result.to_dict()
     if args.json:

@@ -26,6 +26,10 @@ from analyser.errors import UserError
 DEFAULT_SAMPLES = None  # by default, as many samples as the time budget below allows
 BUDGET_SECONDS = 10.0  # the default answers in about 10 s once the kernels are compiled
 BUDGET_MAX_SAMPLES = 1000  # the default's cap: intervals are then at most about +-3%
+# real play costs about 4 s of one core per sample (six contracts played): 150 s on two
+# cores is about 70-100 samples, and the whole answer stays within 3 minutes
+BUDGET_REAL_SECONDS = 150.0
+PLAYS = ("dd", "real")  # double-dummy play only, or real play beside it (analyser.play)
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,9 @@ class HandQuery:
     seed: int
     known: tuple[int, int, int, int]  # card masks by seat; the analysed seat holds `hand`
     budget: float | None = None  # seconds: solve completions in order until it is spent
+    play: str = "dd"  # "dd" or "real" (PLAYS)
+    jobs: int = 1  # processes playing samples under real play
+    real_options: tuple = ()  # (name, value) settings of the real player, sorted by name
 
     @property
     def exact(self) -> bool:
@@ -121,9 +128,56 @@ def _parse_known(known, hand: int, position: int) -> tuple[int, int, int, int]:
     return tuple(masks)
 
 
+def _parse_play(play) -> str:
+    """The play policy: "dd" or "real" (PLAYS)."""
+    if isinstance(play, str) and play.strip().lower() in PLAYS:
+        return play.strip().lower()
+    raise UserError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
+
+
+def _parse_budget(value) -> float:
+    """A time budget in seconds: a positive finite number (text or a number)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise UserError(f"time budget must be a positive number of seconds, got {value!r}")
+    try:
+        seconds = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError):
+        raise UserError(f"time budget must be a positive number of seconds, got {value!r}"
+                        ) from None
+    if not 0 < seconds < float("inf"):
+        raise UserError(f"time budget must be a positive number of seconds, got {value!r}")
+    return seconds
+
+
+def _parse_real_options(real_options) -> tuple:
+    """Settings of the real player as sorted (name, value) pairs; names must be those of
+    analyser.play.REAL_PLAY_DEFAULTS (play_hand checks the values)."""
+    from analyser.play import REAL_PLAY_DEFAULTS
+
+    if real_options is None:
+        return ()
+    if not isinstance(real_options, dict):
+        raise UserError(f"real_options must be a dict of settings, got {real_options!r}")
+    unknown = sorted(set(real_options) - set(REAL_PLAY_DEFAULTS))
+    if unknown:
+        raise UserError(f"real_options: unknown setting {unknown[0]!r} "
+                        f"(known: {', '.join(REAL_PLAY_DEFAULTS)})")
+    return tuple(sorted(real_options.items()))
+
+
+def default_budget(play: str) -> float:
+    """The default time budget of `play` in seconds."""
+    return BUDGET_REAL_SECONDS if play == "real" else BUDGET_SECONDS
+
+
 def prepare(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
-            samples=DEFAULT_SAMPLES, seed=0, known=None) -> HandQuery:
-    """Read and check every input; raise CardError/UserError naming the first problem."""
+            samples=DEFAULT_SAMPLES, seed=0, known=None, play="dd", time_budget=None,
+            jobs=1, real_options=None) -> HandQuery:
+    """Read and check every input; raise CardError/UserError naming the first problem.
+
+    `samples` None or "auto" means as many as `time_budget` seconds allow (default:
+    `default_budget(play)`), at most BUDGET_MAX_SAMPLES; with a count, `time_budget` (when
+    given) may stop it earlier."""
     mask = int(hand) if isinstance(hand, (int, np.integer)) else parse_hand(hand)
     if mask < 0 or mask >> 52:
         raise CardError(f"hand mask {mask:#x} has bits outside the 52 cards")
@@ -133,13 +187,18 @@ def prepare(hand, position=0, first_preference=None, pool=DEFAULT_POOL,
     preference = None if first_preference is None else parse_suit(first_preference)
     if preference == -1:
         raise UserError("first preference must be a suit S, H, D or C (R6), not no-trump")
-    budget = None
+    play = _parse_play(play)
+    budget = None if time_budget is None else _parse_budget(time_budget)
     if samples is None or (isinstance(samples, str) and samples.strip().lower() == "auto"):
-        samples, budget = BUDGET_MAX_SAMPLES, BUDGET_SECONDS
+        samples = BUDGET_MAX_SAMPLES
+        budget = default_budget(play) if budget is None else budget
     samples = options.count(samples, "samples")
+    jobs = options.count(jobs, "jobs")
+    real_options = _parse_real_options(real_options)
     pool = options.pool(pool)
     seed = options.seed(seed)
     masks = _parse_known(known, mask, seat)
     if sum(m.bit_count() for m in masks) == 52:
         samples, budget = 1, None  # the whole deal is given: solving it once is exact
-    return HandQuery(mask, seat, preference, pool, samples, seed, masks, budget)
+    return HandQuery(mask, seat, preference, pool, samples, seed, masks, budget, play, jobs,
+                     real_options)

@@ -26,6 +26,12 @@ def _header(data: dict) -> list[str]:
     ]
     pref = data["first_preference"] or "none (plain suits)"
     lines.append(f"First preference: {pref}   Active pool: {data['pool']}")
+    if data["play"] == "real":
+        lines.append(f"Play: real (imperfect information) for {', '.join(data['real_contracts'])}"
+                     f", in {data['jobs']} process(es); double-dummy beside it (DD columns) "
+                     "and for the other numbers")
+    else:
+        lines.append("Play: double-dummy")
     if data["known"]:
         lines.append("Known: " + "; ".join(f"{seat} holds {_card_names(hand)}"
                                            for seat, hand in data["known"].items()))
@@ -41,30 +47,39 @@ def _header(data: dict) -> list[str]:
         f"±{100 * data['max_ci_half_width']:.1f} points wide"
     )
     if data["samples_budget_seconds"] is not None:
+        stage = "real play" if data["play"] == "real" else "solving"
         lines.append(
-            f"(The default: as many samples as fit in about {data['samples_budget_seconds']:g} "
-            f"s, at most {data['samples_budget_max']}; --samples {data['samples']} --seed "
+            f"(Time budget: {data['samples']} samples used, as many as fit in about "
+            f"{data['samples_budget_seconds']:g} s of {stage}, at most "
+            f"{data['samples_budget_max']}; --samples {data['samples']} --seed "
             f"{data['seed']} reproduces this exactly.)"
         )
     return lines
 
 
 def _contracts(data: dict) -> list[str]:
+    real = data["play"] == "real"
     ci_head = "result" if data["exact"] else "95% CI"
-    header = (f"{'contract':<8} {'trump':<5} {'bid':<7} {'P(make)':>7}  {ci_head:<13} "
-              f" {'tricks':>6} {'EV/opp':>8} {'payments':>9} {'pool':>7} {'EV total':>9}")
+    dd_head = f" {'DD P(make)':>10} {'DD EV':>9}" if real else ""
+    header = (f"{'contract':<8} {'trump':<5} {'bid':<7} {'P(make)':>7}  {ci_head:<13}"
+              f"{dd_head}  {'tricks':>6} {'EV/opp':>8} {'payments':>9} {'pool':>7} "
+              f"{'EV total':>9}")
     lines = [header, "-" * len(header)]
     for r in data["contracts"]:
         mean = "" if r["mean_tricks"] is None else f"{r['mean_tricks']:.2f}"
         ci = ("made" if r["made"] else "failed") if data["exact"] else _interval(
             r["ci_low"], r["ci_high"])
-        bid = r["bid"] if r["recommendable"] else r["bid"] + "*"
+        mark = "^" if real and r["play"] != "real" else "" if r["recommendable"] else "*"
+        dd = f" {100 * r['p_make_dd']:9.1f}% {r['ev_total_dd']:+9.2f}" if real else ""
         lines.append(
-            f"{r['contract']:<8} {r['trump'] or '-':<5} {bid:<7} {100 * r['p_make']:6.1f}%  "
-            f"{ci:<13} {mean:>6} {r['ev_per_opponent']:+8.2f} {r['ev_payments']:+9.2f} "
-            f"{r['pool_term']:+7.2f} {r['ev_total']:+9.2f}"
+            f"{r['contract']:<8} {r['trump'] or '-':<5} {r['bid'] + mark:<7} "
+            f"{100 * r['p_make']:6.1f}%  {ci:<13}{dd}  {mean:>6} {r['ev_per_opponent']:+8.2f} "
+            f"{r['ev_payments']:+9.2f} {r['pool_term']:+7.2f} {r['ev_total']:+9.2f}"
         )
-    if not all(r["recommendable"] for r in data["contracts"]):
+    if real:
+        lines.append("^ double-dummy only (not played for real): its P(make) and money are "
+                     "double-dummy, never recommended")
+    elif not all(r["recommendable"] for r in data["contracts"]):
         lines.append("* shown, never recommended (see the notes)")
     trump = next(r["trump"] for r in data["contracts"] if r["trump"] is not None)
     lines.append(f"Numbers are played in {trump}, the hand's {data['trump_rule']} trump, fixed "
@@ -74,7 +89,7 @@ def _contracts(data: dict) -> list[str]:
 
 def _tricks(data: dict) -> list[str]:
     n = data["samples"]
-    lines = ["Tricks by trump (share of samples taking exactly k tricks):",
+    lines = ["Tricks by trump, double-dummy (share of samples taking exactly k tricks):",
              "trump " + "".join(f"{k:>6}" for k in range(14))]
     for suit, counts in data["tricks"].items():
         lines.append(f"{suit:<6}" + "".join(f"{100 * c / n:6.1f}" if c else f"{'.':>6}"
@@ -86,6 +101,8 @@ def render(data: dict) -> str:
     """The plain-text report of `data` (a HandAnalysis as a dict)."""
     lines = _header(data) + [""] + _contracts(data) + [""] + _tricks(data) + [""]
     lines.append("Recommendation: " + data["recommendation"]["text"])
+    if data["recommendation"]["spreads_excluded"]:
+        lines.append(data["recommendation"]["spreads_reason"])
     lines.append(data["little_misere"]["text"])
     lines.append("")
     lines.extend("Note: " + note for note in data["notes"])

@@ -29,6 +29,10 @@ def main(*args):
     (["report", "x", "--pool", "-1"], "--pool must be 0..250"),
     (["shapes", "--deals", "0"], "--deals must be"),
     (["nonsense"], "invalid choice: 'nonsense'"),
+    (["hand", "AQ32.KJ9.T87.654", "--play", "perfect"], "play must be one of dd, real"),
+    (["hand", "AQ32.KJ9.T87.654", "--play", "real", "--time-budget", "-5"],
+     "time budget must be a positive number of seconds"),
+    (["hand", "AQ32.KJ9.T87.654", "--play", "real", "--jobs", "two"], "jobs must be a whole"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path, capsys):
     assert main(*args, *(["--out", tmp_path / "r"] if args[0] == "run" else [])) == 2
@@ -80,6 +84,16 @@ def test_every_module_the_notice_looks_for_is_a_kernel_module():
     for modules in jit_notice.KERNEL_MODULES.values():
         for module in modules:
             assert (kernels / f"{module}.py").is_file(), module
+
+
+def test_hand_help_documents_real_play(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main("hand", "--help")
+    assert exit_info.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for words in ("--play dd|real", "--time-budget SECONDS", "--jobs JOBS", "p_make_dd",
+                  "spreads_excluded", "SeedSequence", "double-dummy only"):
+        assert words in out, words
 
 
 def test_a_warm_cache_gives_no_notice():

@@ -18,9 +18,12 @@ from analyser.cli import main
 from analyser.errors import UserError
 from analyser.hand import (
     BUDGET_MAX_SAMPLES,
+    BUDGET_REAL_SECONDS,
     BUDGET_SECONDS,
     DEFAULT_SAMPLES,
+    PILOT_DEALS,
     analyse_hand,
+    child_seed,
     deal,
     prepare,
     summarise,
@@ -587,3 +590,252 @@ def test_reports_hand_text_imports_nothing_from_analyser():
         names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                  else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
         assert not any(n.split(".")[0] == "analyser" for n in names)
+
+
+# ------------------------------------------------------------ real play (--play real)
+
+REAL = ("5", "6", "LM", "GM", "LS", "GS")  # what _patch_real plays for real
+
+
+def _fake_real(n, numbers=(0, 0), lm=True, gm=True, ls=False, gs=False):
+    """Injected real-play results {contract: (declarer tricks (n,), made (n,))}."""
+    out = {}
+    for contract, tricks in zip(("5", "6"), numbers, strict=True):
+        t = np.full(n, tricks, dtype=np.int8)
+        out[contract] = (t, t >= int(contract))
+    for contract, made in (("LM", lm), ("GM", gm), ("LS", ls), ("GS", gs)):
+        out[contract] = (np.full(n, 0 if made else 1, dtype=np.int8), np.full(n, made))
+    return out
+
+
+def _patch_real(monkeypatch, tricks_by_trump, grand, little, **real):
+    """Replace deal, real play and solve by injected results, for output tests only."""
+    def fake(q, progress=False):
+        return (None, *_fake(q.samples, tricks_by_trump, grand, little),
+                _fake_real(q.samples, **real))
+
+    monkeypatch.setattr("analyser.hand.simulate_real", fake)
+
+
+def test_play_option_is_checked():
+    assert prepare(HAND).play == "dd" and prepare(HAND, play="REAL").play == "real"
+    with pytest.raises(UserError, match="play must be one of dd, real"):
+        prepare(HAND, play="double")
+    assert prepare(HAND, play="real").budget == BUDGET_REAL_SECONDS
+    assert prepare(HAND, time_budget="2.5").budget == 2.5
+    fixed = prepare(HAND, samples=7, time_budget=3)
+    assert fixed.samples == 7 and fixed.budget == 3  # a count with a budget: both apply
+    for bad in (0, -1, "x", "inf", True):
+        with pytest.raises(UserError, match="time budget"):
+            prepare(HAND, time_budget=bad)
+    with pytest.raises(UserError, match="jobs"):
+        prepare(HAND, jobs=0)
+    with pytest.raises(UserError, match="unknown setting 'world'"):
+        prepare(HAND, play="real", real_options={"world": 3})
+    assert prepare(HAND, real_options={"worlds": 3, "agree_stop": 1}).real_options == (
+        ("agree_stop", 1), ("worlds", 3))
+
+
+def test_real_play_json_rows_injected(monkeypatch, capsys):
+    """R16 under real play: the spreads fail where the misères are made (the defenders see
+    the exposed hand), although double-dummy makes every one of them."""
+    _patch_real(monkeypatch, [0, 0, 0, 0], True, True)
+    argv = ["hand", HAND, "--samples", "20", "--seed", "4", "--play", "real", "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    _check_schema(data, 20)
+    assert data["play"] == "real" and data["real_contracts"] == list(REAL)
+    assert data["jobs"] >= 1 and data["real_pilot_deals"] == PILOT_DEALS
+    rows = {c["contract"]: c for c in data["contracts"]}
+    for contract, row in rows.items():
+        for key in ("p_make_dd", "made_dd", "ci_low_dd", "ci_high_dd", "ev_total_dd",
+                    "ev_total_dd_exact"):
+            assert key in row, (contract, key)
+        assert row["play"] == ("real" if contract in REAL else "double-dummy")
+        assert row["recommendable"] == (contract in REAL)  # no silent mixing
+    assert rows["LM"]["p_make"] == rows["GM"]["p_make"] == 1.0
+    assert rows["LS"]["p_make"] == rows["GS"]["p_make"] == 0.0
+    assert all(rows[c]["p_make_dd"] == 1.0 for c in ("LM", "GM", "LS", "GS"))
+    assert rows["GS"]["ev_total"] < 0 < rows["GS"]["ev_total_dd"]
+    # a double-dummy-only row reports double-dummy play: p_make is its p_make_dd
+    assert rows["7"]["p_make"] == rows["7"]["p_make_dd"] and rows["7"]["play"] == "double-dummy"
+    rec = data["recommendation"]
+    assert rec["bid"] == "GM" and rec["spreads_excluded"] is False and rec["spreads_reason"] is None
+
+
+def test_r16_real_play_may_recommend_a_spread_injected(monkeypatch, capsys):
+    _patch_real(monkeypatch, [0, 0, 0, 0], True, True, ls=True, gs=True)
+    assert main(["hand", HAND, "--samples", "10", "--play", "real", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["recommendation"]["bid"] == "GS"
+
+
+def test_r16_dd_play_never_recommends_a_spread_and_says_why(monkeypatch, capsys):
+    _patch_solver(monkeypatch, [0, 0, 0, 0], True, True)  # GS would pay most
+    assert main(["hand", HAND, "--samples", "10", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    rec = data["recommendation"]
+    assert rec["bid"] == "GM" and rec["spreads_excluded"] is True
+    assert data["play"] == "double-dummy" and data["real_contracts"] == []
+    assert all(c["play"] == "double-dummy" and c["p_make_dd"] == c["p_make"]
+               for c in data["contracts"])
+    assert main(["hand", HAND, "--samples", "10"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("Recommendation: " + rec["text"])
+    assert lines[at + 1] == rec["spreads_reason"]
+    assert "not recommended under double-dummy play" in lines[at + 1] and "4x" in lines[at + 1]
+
+
+def test_real_play_text_report_injected(monkeypatch, capsys):
+    _patch_real(monkeypatch, [5, 6, 7, 8], False, True, numbers=(5, 4), lm=False, gm=False)
+    assert main(["hand", HAND, "--samples", "12", "--play", "real", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "Play: real (imperfect information) for 5, 6, LM, GM, LS, GS, in 1 process" in out
+    assert "DD P(make)" in lines[lines.index("") + 1]
+    row5 = next(line for line in lines if line.startswith("5 "))
+    row7 = next(line for line in lines if line.startswith("7 "))
+    assert "100.0%" in row5 and "7^" in row7  # 5 made for real; 7 double-dummy only
+    assert "^ double-dummy only" in out and "not recommended under double-dummy" not in out
+    assert "Recommendation: bid 5 in S" in out  # the real 5 beats the real 6 and LM
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["hand", HAND, "--play", "best"], "play must be one of dd, real"),
+        (["hand", HAND, "--time-budget", "0"], "time budget"),
+        (["hand", HAND, "--time-budget", "soon"], "time budget"),
+        (["hand", HAND, "--play", "real", "--jobs", "0"], "jobs must be at least 1"),
+    ],
+)
+def test_cli_bad_play_options_exit_2_with_one_line(argv, words, capsys, monkeypatch):
+    def no_work(*_args, **_kwargs):
+        raise AssertionError("bad input must be refused before dealing")
+
+    monkeypatch.setattr("analyser.hand.simulate", no_work)
+    monkeypatch.setattr("analyser.hand.simulate_real", no_work)
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert captured.out == "" and len(lines) == 1 and words in lines[0]
+
+
+def test_child_seeds_are_distinct_and_fixed():
+    seeds = {child_seed(1, 1, i, k) for i in range(50) for k in range(13)}
+    assert len(seeds) == 50 * 13 and child_seed(1, 1, 3, 4) == child_seed(1, 1, 3, 4)
+    assert child_seed(1, 0) != child_seed(2, 0) and all(0 <= s < 2**63 for s in seeds)
+
+
+def _fake_play_sample(i, deal_row, position, plays, options):
+    """play_sample stand-in: a result that depends on the sample and the seed only."""
+    import time
+
+    time.sleep(0.02)
+    return i, [((seed + i) % 14, bool(seed % 2)) for _, _, seed in plays]
+
+
+def test_real_play_budget_stops_early_states_the_count_and_reproduces(monkeypatch, capsys):
+    import analyser.hand as hand_module
+
+    monkeypatch.setattr(hand_module, "play_sample", _fake_play_sample)
+    monkeypatch.setattr(hand_module, "real_contracts", lambda q: REAL)
+    argv = ["hand", PASS_HAND, "--play", "real", "--jobs", "1", "--seed", "3"]
+    assert main(argv + ["--time-budget", "0.3", "--json"]) == 0
+    auto = json.loads(capsys.readouterr().out)
+    assert 1 <= auto["samples"] < 20 and auto["samples_budget_seconds"] == 0.3
+    assert auto["samples_budget_max"] == BUDGET_MAX_SAMPLES
+    n = auto["samples"]
+    assert main(argv + ["--time-budget", "0.3"]) == 0
+    text = capsys.readouterr().out
+    assert "(Time budget: " in text and "of real play" in text
+    assert main(argv + ["--samples", str(n), "--json"]) == 0
+    fixed = json.loads(capsys.readouterr().out)
+    for d in (auto, fixed):
+        for key in ("seconds", "samples_per_second", "samples_budget_seconds",
+                    "samples_budget_max"):
+            d.pop(key)
+    assert auto == fixed  # sample i depends only on the seed
+
+
+# End-to-end real play through analyser.play on PASS_HAND (its misères are lost at once);
+# the default run plays with few worlds per decision (QUICK_PLAYER), the full one with the
+# real player's defaults.
+QUICK_PLAYER = {"worlds": 4, "agree_stop": 2, "exact_below": 8}
+
+
+def _without_timing(data):
+    for key in ("seconds", "samples_per_second", "jobs"):
+        data.pop(key)
+    return data
+
+
+@pytest.mark.slow
+def test_real_play_same_result_with_jobs_1_and_2_and_dd_beside_it_full():
+    _check_real_against_dd(6, None)
+
+
+def test_real_play_same_result_with_jobs_1_and_2_and_dd_beside_it():
+    _check_real_against_dd(2, QUICK_PLAYER)
+
+
+def _check_real_against_dd(n, options):
+    one = analyse_hand(PASS_HAND, samples=n, seed=8, play="real", jobs=1, real_options=options)
+    two = analyse_hand(PASS_HAND, samples=n, seed=8, play="real", jobs=2, real_options=options)
+    assert _without_timing(one.to_dict()) == _without_timing(two.to_dict())
+    dd = analyse_hand(PASS_HAND, samples=n, seed=8).to_dict()
+    real = one.to_dict()
+    assert real["tricks"] == dd["tricks"]  # the same samples
+    for r, d in zip(real["contracts"], dd["contracts"], strict=True):
+        # the double-dummy columns are the dd analysis of the same samples
+        assert (r["made_dd"], r["p_make_dd"], r["ci_low_dd"], r["ci_high_dd"]) == (
+            d["made"], d["p_make"], d["ci_low"], d["ci_high"])
+        assert r["ev_total_dd_exact"] == d["ev_total_exact"]
+        if r["play"] == "double-dummy":
+            assert r["p_make"] == d["p_make"] and r["ev_total_exact"] == d["ev_total_exact"]
+    assert len(real["real_contracts"]) == 6
+
+
+# R16: the declarer's only danger is the singleton club 9 (the defenders hold the 2-8).
+# Hidden, the defenders must guess it, and with seed 14 they miss it in grand misère; the
+# exposed hand of a grand spread shows it, and the spread fails. Double-dummy, both fail.
+EXPOSED_DEAL = ("N:65432.5432.432.9 AQJ9.AT7.K6.A873 8.KQJ8.J987.J642 KT7.96.AQT5.KQT5")
+EXPOSED_KNOWN = "E:AQJ9.AT7.K6.A873 S:8.KQJ8.J987.J642 W:KT7.96.AQT5.KQT5"
+
+
+def test_r16_real_play_grand_spread_fails_where_grand_misere_is_made():
+    from analyser.cards import parse_deal
+    from analyser.hand import LADDER as HAND_LADDER
+    from analyser.hand import play_sample
+
+    deal_row = parse_deal(EXPOSED_DEAL)
+    plays = [(c, None, child_seed(14, 1, 0, HAND_LADDER.index(c))) for c in ("GM", "GS")]
+    assert play_sample(0, deal_row, 0, plays) == (0, [(0, True), (1, False)])
+
+
+@pytest.mark.slow
+def test_r16_real_play_spread_differs_from_its_misere_in_the_analysis():
+    result = analyse_hand("65432.5432.432.9", known=EXPOSED_KNOWN, play="real", seed=14, jobs=1)
+    rows = {r["contract"]: r for r in result.rows}
+    assert result.exact and rows["GM"]["made"] == 1 and rows["GS"]["made"] == 0
+    assert rows["GM"]["made_dd"] == rows["GS"]["made_dd"] == 0
+
+
+def test_plot_under_real_play_draws_real_and_dd_bars_side_by_side(tmp_path):
+    from matplotlib.container import BarContainer
+
+    from reports.hand_plot import figure, render
+
+    query = prepare(HAND, samples=10, play="real")
+    real = _fake_real(10, numbers=(5, 4), lm=True, gm=True, ls=False, gs=False)
+    data = summarise(query, *_fake(10, [5, 6, 7, 8], True, True), real=real).to_dict()
+    right = figure(data).axes[1]
+    bars = {c.get_label(): [b.get_height() for b in c] for c in right.containers
+            if isinstance(c, BarContainer)}
+    assert list(bars) == ["real play", "double-dummy"]
+    assert bars["real play"] == [1.0, 0.0, 1.0, 1.0, 0.0, 0.0]  # 5, 6, LM, GM, LS, GS
+    assert bars["double-dummy"] == [1.0, 0.0, 1.0, 1.0, 1.0, 1.0]  # 5 tricks in S
+    assert [t.get_text() for t in right.get_xticklabels()] == list(REAL)
+    dd = summarise(prepare(HAND, samples=10), *_fake(10, [5, 6, 7, 8], True, True)).to_dict()
+    assert [c.get_label() for c in figure(dd).axes[1].containers
+            if isinstance(c, BarContainer)] == ["double-dummy"]
+    assert render(data, tmp_path / "real.png").stat().st_size > 0
