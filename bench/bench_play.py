@@ -5,8 +5,9 @@ the default real-play settings (analyser.play.REAL_PLAY_DEFAULTS). The kinds: li
 grand misère, little and grand spread, and a numeric contract in the declarer's natural
 trump (analyser.contracts.natural_trump) at the level it makes double-dummy, between 5
 and 13. Every hand is timed on its own in a worker process (one thread each, two
-workers side by side); the table gives the mean and percentiles per kind, then the
-slowest hands by name.
+workers side by side), in CPU seconds of its process (time.process_time: on a shared,
+loaded machine wall time also counts the waits for a core); the table gives the mean
+and percentiles per kind, with the mean wall time beside, then the slowest hands by name.
 Target: a mean of at most 0.2 s a hand for LM and GM, at most 1 s for the numeric contract.
 """
 
@@ -37,7 +38,8 @@ def _contract(deal, declarer, kind):
 
 
 def _time_hands(kind, ids, seed):
-    """(hand id, seconds, contract, trump, made) of hands `ids` of `kind`, one thread."""
+    """(hand id, CPU seconds, contract, trump, made, wall seconds) of hands `ids` of
+    `kind`, one thread."""
     import numba
 
     from analyser import deal_random, play_hand
@@ -49,14 +51,16 @@ def _time_hands(kind, ids, seed):
     for i in ids:
         declarer = i % 4
         contract, trump = _contract(deals[i], declarer, kind)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         rec = play_hand(deals[i], declarer, contract, LEADER, trump=trump, seed=i)
-        out.append((i, time.perf_counter() - t0, contract, trump, rec["made"]))
+        cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+        out.append((i, cpu, contract, trump, rec["made"], wall))
     return out
 
 
 def measure(n, jobs=2, seed=SEED):
-    """{kind: [(hand id, seconds, contract, trump, made)]} over hands 0..n-1."""
+    """{kind: [(hand id, CPU seconds, contract, trump, made, wall seconds)]} over hands
+    0..n-1."""
     _time_hands("numeric", [0], seed)  # JIT warm-up here and in each worker below
     Parallel(n_jobs=jobs)(delayed(_time_hands)(k, [0], seed) for k in ("LM", "numeric"))
     parts = Parallel(n_jobs=jobs)(
@@ -84,8 +88,9 @@ def run(quick: bool, deals: int | None = None) -> str:
         "lead, default settings; one thread per hand, two workers side by side "
         f"(load average {load:.1f} at the start).",
         "",
-        "| kind | hands | made | mean s | p50 s | p90 s | p99 s | max s | target (mean) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| kind | hands | made | mean s | p50 s | p90 s | p99 s | max s | target (mean) | "
+        "mean wall s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     slowest = []
     for kind, rows in results.items():
@@ -97,14 +102,14 @@ def run(quick: bool, deals: int | None = None) -> str:
         lines.append(
             f"| {kind} | {len(rows)} | {made} | {statistics.mean(secs):.3f} | "
             f"{_pct(secs, 50):.3f} | {_pct(secs, 90):.3f} | {_pct(secs, 99):.3f} | "
-            f"{max(secs):.2f} | {verdict} |")
+            f"{max(secs):.2f} | {verdict} | {statistics.mean(r[5] for r in rows):.3f} |")
         slowest += [(r[1], kind, r) for r in rows]
     slowest.sort(reverse=True)
     deals_ = deal_random(n, SEED)
     lines += ["", "Slowest hands:", ""]
-    for secs, kind, (i, _, contract, trump, made) in slowest[:5]:
+    for secs, kind, (i, _, contract, trump, made, _) in slowest[:5]:
         what = contract if trump is None else f"{contract} in suit {trump}"
-        lines.append(f"- {secs:.2f} s: hand {i}, {kind} ({what}) by "
+        lines.append(f"- {secs:.2f} CPU s: hand {i}, {kind} ({what}) by "
                      f"{SEAT_LETTERS[i % 4]}, {'made' if made else 'failed'}: "
                      f"`{format_deal(deals_[i])}`")
     return "\n".join(lines) + "\n"
