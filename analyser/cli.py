@@ -59,7 +59,8 @@ def main(argv=None) -> int:
             parser.print_help()
             return 2
         prefix = f"boston-analyser {args.command}"
-        jit_notice.arm(args.command)
+        real = getattr(args, "play", None) == "real"
+        jit_notice.arm(f"{args.command} real" if real else args.command)
         return int(args._module.run(args) or 0)
     except UserError as exc:
         print(f"{prefix}: error: {exc}", file=sys.stderr)

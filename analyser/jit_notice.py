@@ -15,10 +15,14 @@ from pathlib import Path
 
 MESSAGE = "compiling kernels, first use only (about 2 minutes)..."
 # kernel modules (paths under kernels/, without .py) whose entry points each command calls:
-# dealing, and the solver's batch
+# dealing, the solver's batch, and under `--play real` (a "real" command) the hidden-card
+# worlds and the scoring of every card
+REAL_PLAY_MODULES = ("worlds", "dd/scores")
 KERNEL_MODULES = {
     "run": ("dealing", "dd/batch"),
     "hand": ("dealing", "dd/batch"),
+    "run real": ("dealing", "dd/batch") + REAL_PLAY_MODULES,
+    "hand real": ("dealing", "dd/batch") + REAL_PLAY_MODULES,
     "shapes": ("dealing",),
     "session": ("dealing", "dd/batch", "partout"),
 }

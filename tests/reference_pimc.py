@@ -4,8 +4,9 @@ Every decision enumerates every world consistent with what the player has seen (
 recursion over the hidden cards), scores every legal card in every world by minimax
 (tests/reference_dd.py at trick boundaries) and plays the card that makes (declarer) or
 defeats (defenders) the contract in the most worlds, then the best total of tricks
-(counting none beyond those the contract still needs), then the lowest card id: the "real" player of analyser/play.py with every world
-enumerated and uniform bidding weights (docs/real_play.md). Only for small endings.
+(counting none beyond those the contract still needs), then the lowest card id: the
+"real" player of analyser/play.py with every world enumerated and uniform bidding
+weights (docs/real_play.md). Only for small endings.
 
 The documented fixed rules are restated here from docs/real_play.md, not imported: a
 little-misère declarer discards the card that leaves its hand the least misère danger

@@ -149,3 +149,18 @@ def test_a_command_announces_a_cold_cache_before_its_kernels_run(tmp_path, monke
     (tmp_path / "kernels_abc" / "dealing.deal_batch_into-1.py311.nbi").write_bytes(b"")
     assert main("shapes", "--deals", 3) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_real_play_commands_also_need_the_real_players_kernels(tmp_path):
+    """`run --play real` and `hand --play real` call the worlds and scoring kernels too: a
+    cache holding only what a double-dummy run needs is cold for them."""
+    (tmp_path / "kernels_abc").mkdir()
+    (tmp_path / "kernels_abc" / "dealing.deal_batch_into-264.py311.nbi").write_bytes(b"")
+    (tmp_path / "dd_def").mkdir()
+    (tmp_path / "dd_def" / "batch.solve_jobs-40.py311.nbi").write_bytes(b"")
+    for command in ("run", "hand"):
+        assert not jit_notice.is_cold(tmp_path, jit_notice.KERNEL_MODULES[command])
+        assert jit_notice.is_cold(tmp_path, jit_notice.KERNEL_MODULES[f"{command} real"])
+    (tmp_path / "kernels_abc" / "worlds.draw_worlds-258.py311.nbi").write_bytes(b"")
+    (tmp_path / "dd_def" / "scores.score_cards_batch-312.py311.nbi").write_bytes(b"")
+    assert not jit_notice.is_cold(tmp_path, jit_notice.KERNEL_MODULES["hand real"])

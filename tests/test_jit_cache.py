@@ -131,3 +131,4 @@ def test_a_private_numba_cache_leaves_numbas_configuration_as_it_was(tmp_path):
         assert numba.config.CACHE_DIR == str(tmp_path)
     assert numba.njit(lambda x: x + 2)(1) == 3
     assert numba.config.CACHE_DIR == before
+
