@@ -65,7 +65,7 @@ def run(args) -> int:
         chart = png(calibration_chart(estimates.calibration_summary(fitted.calibration)))
     fitted.save(out)
     if chart is not None:
-        store._atomic_write(Path(args.chart), lambda tmp: Path(tmp).write_bytes(chart))
+        store.write_bytes(args.chart, chart)
     source = fitted.source
     print(f"fitted on {source['fitted_rows']:,} hands of {source['deals']:,} deals in "
           f"{run_dir}; calibration on the {source['held_out_rows']:,} held-out hands "

@@ -83,6 +83,12 @@ def write_text(path, text: str) -> None:
     _atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
+def write_bytes(path, data: bytes) -> None:
+    """Write `data` to `path` atomically."""
+    path = Path(path)
+    _atomic_write(path, lambda tmp: Path(tmp).write_bytes(data))
+
+
 def write_json(path, data) -> None:
     """Write `data` as indented JSON to `path` atomically."""
     write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
