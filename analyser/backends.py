@@ -27,8 +27,10 @@ numbered chunks (`run`; `session` can call it the same way):
   An interruption (Ctrl-C, an error in a chunk) cancels the chunks not yet finished.
 """
 
+import contextlib
 import functools
 import logging
+import os
 import uuid
 from collections.abc import Callable, Iterable
 
@@ -41,13 +43,16 @@ CONNECT_TIMEOUT_S = 30
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:
-    """UserError unless `backend` is known and a scheduler address comes with Dask only."""
+    """UserError unless `backend` is known (and installed) and a scheduler address comes
+    with Dask only; a command calls it before it writes anything."""
     if backend not in BACKENDS:
         raise UserError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
     if scheduler is not None and not scheduler.strip():
         raise UserError("--scheduler must be an address such as tcp://host:8786")
+    if backend == "dask":
+        _import_distributed()
 
 
 def run_chunks(task: Callable, items: Iterable[int], jobs: int = 1,
@@ -126,8 +131,7 @@ def _warm(warmup, slots_by_host: dict):
 
 
 def _sees(path: str) -> bool:
-    import os
-
+    """Whether this worker sees the directory `path`."""
     return os.path.isdir(path)
 
 
@@ -155,7 +159,7 @@ def _open_client(distributed, jobs: int, scheduler: str | None, stack):
         cluster = stack.enter_context(distributed.LocalCluster(
             n_workers=max(1, jobs), threads_per_worker=1, processes=True,
             silence_logs=logging.ERROR,
-            dashboard_address=":0" if _has_dashboard() else None))
+            dashboard_address=":0"))
         return stack.enter_context(distributed.Client(cluster))
     try:
         return stack.enter_context(distributed.Client(scheduler, timeout=CONNECT_TIMEOUT_S))
@@ -166,8 +170,6 @@ def _open_client(distributed, jobs: int, scheduler: str | None, stack):
 
 def _run_dask(task, items, jobs, scheduler, done, warmup, shared, notify) -> list:
     """The chunks as Dask tasks, as_completed driving `done`."""
-    import contextlib
-
     distributed = _import_distributed()
     with contextlib.ExitStack() as stack:
         client = _open_client(distributed, jobs, scheduler, stack)
@@ -185,19 +187,27 @@ def _run_dask(task, items, jobs, scheduler, done, warmup, shared, notify) -> lis
         token = uuid.uuid4().hex[:8]
         if warmup is not None:
             warm = [client.submit(_warm, warmup, slots, key=f"warm-up-{token}-{i}",
-                                  workers=[address], allow_other_workers=False, pure=False)
+                                  workers=[address], allow_other_workers=True, pure=False)
                     for i, address in enumerate(client.scheduler_info()["workers"])]
             client.gather(warm)
-        futures = [client.submit(_on_worker, task, slots, item, key=f"chunk-{item}-{token}",
-                                 pure=False) for item in items]
+        # a finished chunk's future is dropped at once, so that a worker dying later does
+        # not make Dask compute that chunk again to restore its result
+        pending = {item: client.submit(_on_worker, task, slots, item, pure=False,
+                                       key=f"chunk-{item}-{token}") for item in items}
         results = []
         try:
-            for future in distributed.as_completed(futures):
+            for future in distributed.as_completed(list(pending.values())):
                 results.append(future.result())
+                del pending[_item_of(future.key)]
                 done(results[-1])
         except distributed.KilledWorker as exc:
             raise UserError(f"Dask gave up on a chunk that killed its workers again and "
                             f"again (out of memory?): {exc}") from None
         finally:
-            client.cancel([f for f in futures if not f.done()])
+            client.cancel(list(pending.values()))
         return results
+
+
+def _item_of(key: str) -> int:
+    """The item of a chunk's task key `chunk-<item>-<token>`."""
+    return int(key.split("-")[1])

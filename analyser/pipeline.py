@@ -339,8 +339,9 @@ def run_analysis(out, config: RunConfig, jobs: int = 1, force: bool = False,
                  progress: bool = False, deal=None, solve=None, notify=_stderr,
                  backend: str = "joblib", scheduler: str | None = None) -> dict:
     """The whole `run`: lock and open DIR, solve the missing chunks (on `backend`:
-    solve_missing), aggregate, store; return stats. A part that cannot be used is solved again and a part of a chunk this
-    run does not have is left alone, each said through `notify` (one line)."""
+    solve_missing), aggregate, store; return stats. A part that cannot be used is solved
+    again and a part of a chunk this run does not have is left alone, each said through
+    `notify` (one line)."""
     started = time.perf_counter()
     with store.locked(out):
         store.open_run(out, config.as_dict(), force=force, may_change=RESUMABLE_CHANGES)
