@@ -175,7 +175,7 @@ def _run_dask(task, items, jobs, scheduler, done, warmup, shared, notify) -> lis
         client = _open_client(distributed, jobs, scheduler, stack)
         if notify is not None and _has_dashboard():
             notify(f"Dask dashboard: {client.dashboard_link}")
-        if not client.scheduler_info()["workers"]:
+        if not client.scheduler_info(n_workers=-1)["workers"]:
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
         slots = _slots_by_host(client)
         if shared is not None:
@@ -188,7 +188,7 @@ def _run_dask(task, items, jobs, scheduler, done, warmup, shared, notify) -> lis
         if warmup is not None:
             warm = [client.submit(_warm, warmup, slots, key=f"warm-up-{token}-{i}",
                                   workers=[address], allow_other_workers=True, pure=False)
-                    for i, address in enumerate(client.scheduler_info()["workers"])]
+                    for i, address in enumerate(client.scheduler_info(n_workers=-1)["workers"])]
             client.gather(warm)
         # a finished chunk's future is dropped at once, so that a worker dying later does
         # not make Dask compute that chunk again to restore its result

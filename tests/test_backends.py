@@ -12,7 +12,6 @@ import signal
 import sys
 from pathlib import Path
 
-import cloudpickle
 import numba
 import pytest
 import test_pipeline
@@ -22,7 +21,9 @@ from analyser import backends, jit_notice, pipeline, store
 from analyser.cli import main
 from analyser.errors import UserError
 
+# the optional extra `dask` (pip install '.[dask]'; `make test` installs it)
 distributed = pytest.importorskip("distributed")
+cloudpickle = pytest.importorskip("cloudpickle")
 
 cloudpickle.register_pickle_by_value(test_pipeline)
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
