@@ -175,8 +175,12 @@ def _run_dask(task, items, jobs, scheduler, done, warmup, shared, notify) -> lis
         client = _open_client(distributed, jobs, scheduler, stack)
         if notify is not None and _has_dashboard():
             notify(f"Dask dashboard: {client.dashboard_link}")
-        if not client.scheduler_info(n_workers=-1)["workers"]:
+        try:
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+        except TimeoutError:
+            raise UserError(f"the Dask scheduler at {scheduler!r} has no workers (waited "
+                            f"{CONNECT_TIMEOUT_S} s); start some with `dask worker "
+                            f"{scheduler}`") from None
         slots = _slots_by_host(client)
         if shared is not None:
             blind = sorted(w for w, ok in client.run(_sees, str(shared)).items() if not ok)
@@ -192,13 +196,14 @@ def _run_dask(task, items, jobs, scheduler, done, warmup, shared, notify) -> lis
             client.gather(warm)
         # a finished chunk's future is dropped at once, so that a worker dying later does
         # not make Dask compute that chunk again to restore its result
-        pending = {item: client.submit(_on_worker, task, slots, item, pure=False,
-                                       key=f"chunk-{item}-{token}") for item in items}
+        keys = {f"chunk-{item}-{token}": item for item in items}
+        pending = {key: client.submit(_on_worker, task, slots, item, key=key, pure=False)
+                   for key, item in keys.items()}
         results = []
         try:
             for future in distributed.as_completed(list(pending.values())):
                 results.append(future.result())
-                del pending[_item_of(future.key)]
+                del pending[future.key]
                 done(results[-1])
         except distributed.KilledWorker as exc:
             raise UserError(f"Dask gave up on a chunk that killed its workers again and "
@@ -206,8 +211,3 @@ def _run_dask(task, items, jobs, scheduler, done, warmup, shared, notify) -> lis
         finally:
             client.cancel(list(pending.values()))
         return results
-
-
-def _item_of(key: str) -> int:
-    """The item of a chunk's task key `chunk-<item>-<token>`."""
-    return int(key.split("-")[1])

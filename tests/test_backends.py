@@ -37,7 +37,7 @@ def cluster():
     import logging
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.CRITICAL) as c:
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as c:
         yield c
 
 
@@ -186,6 +186,18 @@ def test_workers_that_cannot_see_the_output_directory_are_refused(cluster, tmp_p
         backends.run_chunks(record_worker(str(tmp_path / "log")), range(2), backend="dask",
                             scheduler=_ready(cluster), shared=tmp_path / "absent")
     assert not (tmp_path / "log").exists()
+
+
+def test_a_scheduler_without_workers_is_one_line(tmp_path, monkeypatch):
+    import logging
+
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT_S", 1)
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0",
+                                  silence_logs=logging.CRITICAL) as empty:
+        with pytest.raises(UserError, match="has no workers") as err:
+            backends.run_chunks(record_worker(str(tmp_path / "log")), range(2),
+                                backend="dask", scheduler=empty.scheduler_address)
+    assert "\n" not in str(err.value)
 
 
 def _one_error_line(capsys, argv, *words):
