@@ -20,6 +20,9 @@ numbered chunks (`run`; `session` can call it the same way):
   progress bar's ETA is sound); `shared`, a directory the driver has created, must be
   visible to every worker at the same path (for `run`, DIR/hands), else UserError: on a
   real cluster the output directory must be on a filesystem shared with the workers.
+- Options: `add_arguments(parser)` gives a command --backend and --scheduler; it calls
+  `check_backend(args.backend, args.scheduler)` before writing anything (one line if
+  Dask is asked for and not installed).
 - Backends: "joblib" (default): `jobs` processes, or this process alone when jobs is 1 or
   there is one chunk. "dask" without `scheduler`: a LocalCluster of `jobs` worker
   processes with one thread each, closed at the end; with `scheduler` (an address such as
@@ -40,6 +43,15 @@ BACKENDS = ("joblib", "dask")
 DEFAULT_BACKEND = "joblib"
 INSTALL_HINT = "pip install 'boston-analyser[dask]' (or pip install 'dask[distributed]')"
 CONNECT_TIMEOUT_S = 30
+
+
+def add_arguments(parser) -> None:
+    """The options --backend and --scheduler of a chunked command (checked by
+    `check_backend` before the command writes anything)."""
+    parser.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
+                        help=f"where the chunks run (default {DEFAULT_BACKEND})")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="address of a running Dask scheduler (with --backend dask)")
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:

@@ -3,8 +3,7 @@
 import sys
 from pathlib import Path
 
-from analyser import options
-from analyser.backends import BACKENDS, DEFAULT_BACKEND, check_backend
+from analyser import backends, options
 from analyser.constants import DEFAULT_POOL, MAX_POOL
 from analyser.pipeline import DEFAULT_CHUNK, MAX_DEALS, RunConfig, available_cores, run_analysis
 
@@ -98,10 +97,7 @@ def add_arguments(parser):
                         help=f"output directory (default {DEFAULT_OUT})")
     parser.add_argument("--force", action="store_true",
                         help="discard a run with another seed or chunk in DIR instead of refusing")
-    parser.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
-                        help=f"where the chunks run (default {DEFAULT_BACKEND})")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="address of a running Dask scheduler (with --backend dask)")
+    backends.add_arguments(parser)
 
 
 def config_from_args(args) -> tuple[RunConfig, int]:
@@ -129,7 +125,7 @@ def run(args) -> int:
     from analyser.cmd_report import build_report
 
     config, jobs = config_from_args(args)
-    check_backend(args.backend, args.scheduler)
+    backends.check_backend(args.backend, args.scheduler)
     out = Path(args.out)
     stats = run_analysis(out, config, jobs=jobs, force=args.force,
                          progress=sys.stderr.isatty(), notify=_note, backend=args.backend,
