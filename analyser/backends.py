@@ -27,7 +27,8 @@ numbered chunks (`run`; `session` can call it the same way):
   there is one chunk. "dask" without `scheduler`: a LocalCluster of `jobs` worker
   processes with one thread each, closed at the end; with `scheduler` (an address such as
   tcp://host:8786): the running cluster's workers, whatever their number (`jobs` unused).
-  An interruption (Ctrl-C, an error in a chunk) cancels the chunks not yet finished.
+  An interruption (Ctrl-C, an error in a chunk) cancels the chunks not yet started; on a
+  running cluster the chunks already running finish and store their parts.
 """
 
 import contextlib
@@ -170,8 +171,7 @@ def _open_client(distributed, jobs: int, scheduler: str | None, stack):
     if scheduler is None:
         cluster = stack.enter_context(distributed.LocalCluster(
             n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-            silence_logs=logging.ERROR,
-            dashboard_address=":0"))
+            silence_logs=logging.CRITICAL, dashboard_address=":0"))
         return stack.enter_context(distributed.Client(cluster))
     try:
         return stack.enter_context(distributed.Client(scheduler, timeout=CONNECT_TIMEOUT_S))
@@ -201,11 +201,12 @@ def _run_dask(task, items, jobs, scheduler, done, warmup, shared, notify) -> lis
                     f"{len(blind)} Dask worker(s) cannot see {str(shared)!r} (first: "
                     f"{blind[0]}); put --out on a filesystem shared with every worker")
         token = uuid.uuid4().hex[:8]
-        if warmup is not None:
-            warm = [client.submit(_warm, warmup, slots, key=f"warm-up-{token}-{i}",
-                                  workers=[address], allow_other_workers=True, pure=False)
-                    for i, address in enumerate(client.scheduler_info(n_workers=-1)["workers"])]
-            client.gather(warm)
+        # each worker runs its warm-up before any chunk: submitted first, at a higher
+        # priority, and held until the end so that Dask keeps it
+        warm = [client.submit(_warm, warmup, slots, key=f"warm-up-{token}-{i}", priority=1,
+                              workers=[address], allow_other_workers=True, pure=False)
+                for i, address in enumerate(client.scheduler_info(n_workers=-1)["workers"])
+                if warmup is not None]
         # a finished chunk's future is dropped at once, so that a worker dying later does
         # not make Dask compute that chunk again to restore its result
         keys = {f"chunk-{item}-{token}": item for item in items}
@@ -221,5 +222,5 @@ def _run_dask(task, items, jobs, scheduler, done, warmup, shared, notify) -> lis
             raise UserError(f"Dask gave up on a chunk that killed its workers again and "
                             f"again (out of memory?): {exc}") from None
         finally:
-            client.cancel(list(pending.values()))
+            client.cancel([*pending.values(), *warm])
         return results

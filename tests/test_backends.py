@@ -101,11 +101,11 @@ def test_dask_interrupted_then_resumed_gives_joblib_bytes(joblib_run, cluster, t
     out = tmp_path / "r"
     with pytest.raises(RuntimeError, match="interrupted mid-run"):
         run(out, solve=failing_once(str(flag)), backend="dask", scheduler=_ready(cluster))
-    kept = len(store.done_chunks(out))
-    assert kept < DEALS // CHUNK
+    assert len(store.done_chunks(out)) < DEALS // CHUNK
+    # a chunk still running on the cluster's other worker may store its part meanwhile
     stats = run(out, backend="dask", scheduler=_ready(cluster))
-    assert stats["chunks_resumed"] == kept
-    assert stats["chunks_solved_now"] == DEALS // CHUNK - kept
+    assert stats["chunks_solved_now"] >= 1
+    assert stats["chunks_resumed"] + stats["chunks_solved_now"] == DEALS // CHUNK
     assert_same_bytes(joblib_run, out)
 
 
@@ -153,32 +153,36 @@ def test_a_chunk_whose_part_is_whole_is_not_solved_again(joblib_run, tmp_path):
     assert timing["chunk"] == 2 and timing["deals"] == CHUNK
 
 
-def record_worker(log):
-    """A task (and a warm-up) writing its process id and numba's thread count to `log`."""
+def record_worker(log, tag="task"):
+    """A task (or a warm-up) writing `tag`, its process id and numba's thread count to
+    `log`."""
 
     def task(item=None):
         with open(log, "a") as f:
-            f.write(f"{os.getpid()} {numba.get_num_threads()} {item}\n")
+            f.write(f"{tag} {os.getpid()} {numba.get_num_threads()}\n")
         return item
 
     return task
 
 
-def test_each_worker_warms_up_once_and_caps_numba_threads(cluster, tmp_path):
-    warm_log, task_log = tmp_path / "warm", tmp_path / "tasks"
+def test_each_worker_warms_up_once_first_and_caps_numba_threads(cluster, tmp_path):
+    log = tmp_path / "log"
     finished = []
-    results = backends.run_chunks(record_worker(str(task_log)), range(6), backend="dask",
+    results = backends.run_chunks(record_worker(str(log)), range(6), backend="dask",
                                   scheduler=_ready(cluster), done=finished.append,
-                                  warmup=record_worker(str(warm_log)))
+                                  warmup=record_worker(str(log), "warm"))
     assert sorted(results) == list(range(6)) and finished == results
-    warm = [line.split() for line in warm_log.read_text().splitlines()]
-    tasks = [line.split() for line in task_log.read_text().splitlines()]
-    assert len({pid for pid, _, _ in warm}) == len(warm) == 2  # once per worker
-    assert {pid for pid, _, _ in tasks} <= {pid for pid, _, _ in warm}
+    lines = [line.split() for line in log.read_text().splitlines()]
+    warm = [pid for tag, pid, _ in lines if tag == "warm"]
+    assert len(set(warm)) == len(warm) >= 1  # at most once on each worker
+    first = {}
+    for tag, pid, _ in lines:
+        first.setdefault(pid, tag)
+    assert set(first) == set(warm) and set(first.values()) == {"warm"}  # before its chunks
     # 2 single-threaded workers on this machine: each gets cores // 2 numba threads
     expected = str(max(1, min(pipeline.available_cores() // 2,
                               numba.config.NUMBA_NUM_THREADS)))
-    assert {threads for _, threads, _ in warm + tasks} == {expected}
+    assert {threads for _, _, threads in lines} == {expected}
 
 
 def test_workers_that_cannot_see_the_output_directory_are_refused(cluster, tmp_path):
