@@ -93,6 +93,7 @@ def run(quick: bool, deals: int | None = None) -> str:
     same = len({r["summary"] for rs in runs.values() for r in rs}) == 1
     wall = {b: statistics.median(r["wall"] for r in rs) for b, rs in runs.items()}
     ratio = wall["dask"] / wall["joblib"]
+    pairs = [d["wall"] / j["wall"] for j, d in zip(runs["joblib"], runs["dask"], strict=True)]
     chunk_s = [s for rs in runs.values() for r in rs for s in r["chunk_s"]]
     per_deal = sum(chunk_s) / (deals * len(runs) * repeats)
     start, per_task = dask_overhead(jobs)
@@ -108,7 +109,9 @@ def run(quick: bool, deals: int | None = None) -> str:
         lines.append(f"| {backend} | {wall[backend]:.1f} | {each} |")
     lines += [
         "",
-        f"Dask/joblib wall time: {ratio:.3f} (target at most 1.10); summary.csv "
+        f"Dask/joblib wall time: {ratio:.3f} (target at most 1.10); run by run "
+        f"{', '.join(f'{r:.2f}' for r in pairs)}, median {statistics.median(pairs):.3f}; "
+        f"summary.csv "
         f"{'byte-identical in every run' if same else 'DIFFERS between runs'}.",
         "",
         f"Cost per deal on one worker thread (dealing, solving, rows, Parquet; median chunk "
