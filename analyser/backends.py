@@ -169,9 +169,13 @@ def _has_dashboard() -> bool:
 def _open_client(distributed, jobs: int, scheduler: str | None, stack):
     """A Client of the cluster at `scheduler`, or of a new LocalCluster of `jobs` workers."""
     if scheduler is None:
-        cluster = stack.enter_context(distributed.LocalCluster(
-            n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-            silence_logs=logging.CRITICAL, dashboard_address=":0"))
+        import dask
+
+        # the workers' statistical profiler off: it samples each chunk's stack every 10 ms
+        with dask.config.set({"distributed.worker.profile.enabled": False}):
+            cluster = stack.enter_context(distributed.LocalCluster(
+                n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                silence_logs=logging.CRITICAL, dashboard_address=":0"))
         return stack.enter_context(distributed.Client(cluster))
     try:
         return stack.enter_context(distributed.Client(scheduler, timeout=CONNECT_TIMEOUT_S))
