@@ -3,7 +3,7 @@
 import sys
 from pathlib import Path
 
-from analyser import options
+from analyser import backends, options
 from analyser.constants import DEFAULT_POOL, MAX_POOL
 from analyser.pipeline import (
     DEFAULT_CHUNK,
@@ -92,6 +92,13 @@ Options:
               (R28-R30; default {DEFAULT_POOL})
   --force     discard a run with another --seed, --chunk or --play in DIR instead of
               refusing it
+  --backend B where the chunks run: joblib (default; --jobs processes on this machine) or
+              dask (dask.distributed, an optional extra: pip install
+              'boston-analyser[dask]'): a LocalCluster of --jobs workers, or with
+              --scheduler the running cluster at ADDRESS (e.g. tcp://host:8786), whose
+              workers must see DIR at the same path (a shared filesystem; README, "Running
+              on a cluster"). The tables are byte-identical whichever backend ran them.
+  --scheduler ADDRESS  the Dask scheduler to use with --backend dask
 A progress bar with the estimated time left is shown on a terminal.
 """
 
@@ -122,6 +129,7 @@ def add_arguments(parser):
     parser.add_argument("--force", action="store_true",
                         help="discard a run with another seed, chunk or play in DIR instead of "
                              "refusing")
+    backends.add_arguments(parser)
 
 
 def config_from_args(args) -> tuple[RunConfig, int]:
@@ -139,19 +147,30 @@ def _note(message: str) -> None:
     print(f"boston-analyser run: note: {message}", file=sys.stderr)
 
 
+def _where(args, jobs: int) -> str:
+    """Where the chunks ran, for the closing line."""
+    if args.backend == "joblib":
+        return f"{jobs} job(s)"
+    if args.scheduler is None:
+        return f"a Dask LocalCluster of {jobs} worker(s)"
+    return f"the Dask cluster at {args.scheduler}"
+
+
 def run(args) -> int:
     """Solve the missing chunks, aggregate, write the tables and the report; 0 on success."""
     from analyser.cmd_report import build_report
 
     config, jobs = config_from_args(args)
+    backends.check_backend(args.backend, args.scheduler)
     out = Path(args.out)
     stats = run_analysis(out, config, jobs=jobs, force=args.force,
-                         progress=sys.stderr.isatty(), notify=_note)
+                         progress=sys.stderr.isatty(), notify=_note, backend=args.backend,
+                         scheduler=args.scheduler)
     report = build_report(out)
     resumed = (f", {stats['chunks_resumed']} chunks resumed from an earlier run"
                if stats["chunks_resumed"] else "")
     print(f"{config.deals} deals ({stats['hands']} hands) in {config.n_chunks} chunks"
-          f"{resumed}; {stats['seconds_wall']:.1f} s with {jobs} job(s)")
+          f"{resumed}; {stats['seconds_wall']:.1f} s with {_where(args, jobs)}")
     real = ", real_vs_dd.csv" if config.play == "real" else ""
     print(f"tables in {out}/ (summary.csv, by_position.csv, misere_features.csv, "
           f"best_bids.csv, shape_frequencies.csv{real}); report: {report}")

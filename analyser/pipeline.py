@@ -4,8 +4,9 @@ Flow (STYLE.md, after redeal): configure -> deal -> solve -> store -> aggregate.
 cut into chunks of `chunk` deals; chunk c holds deals c*chunk .. and draws everything it
 needs from `SeedSequence(seed, spawn_key=(c,))`, so a chunk's rows depend only on the
 configuration and its number, never on --jobs, the chunk schedule, the number of deals or
-what ran before. Chunks run in parallel in joblib worker processes; each worker writes its
-chunk's part atomically (analyser/store.py), so an interrupted run resumes by solving only
+what ran before. Chunks run in parallel in joblib worker processes or as Dask tasks on a
+cluster (analyser/backends.py); each writes its chunk's part atomically (analyser/store.py)
+and skips a chunk whose part is already whole, so an interrupted run resumes by solving only
 the chunks whose parts are missing or unusable, and the aggregated tables come out
 identical. For the same reason a run may grow: more deals with the same seed and chunk
 keep every whole chunk already solved, and another pool only aggregates again.
@@ -306,12 +307,9 @@ def _rows(config, chunk, first, deals, turned, tricks, misere, real) -> pd.DataF
     return pd.concat([head, feats, tail], axis=1)
 
 
-def solve_chunk(out, config: RunConfig, chunk: int, deal=None, solve=None, threads=None,
-                play=None) -> dict:
+def solve_chunk(out, config: RunConfig, chunk: int, deal=None, solve=None, play=None) -> dict:
     """Deal, solve (and play) and store chunk `chunk` in DIR; return its timings (runs in a
     worker)."""
-    if threads is not None:
-        _limit_threads(threads)
     if solve is None:
         solve = functools.partial(real_solve, defender_discard=config.defender_discard)
     frame, timing = chunk_rows(config, chunk, deal or real_deal, solve, play or real_play)
@@ -320,13 +318,6 @@ def solve_chunk(out, config: RunConfig, chunk: int, deal=None, solve=None, threa
     store.write_part(out, chunk, frame, {**timing, "write": None})
     timing["write"] = time.perf_counter() - t0
     return timing
-
-
-def _limit_threads(threads: int) -> None:
-    """Cap numba's threads in this process so jobs x threads does not exceed the cores."""
-    import numba
-
-    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
 
 
 def available_cores() -> int:
@@ -338,38 +329,60 @@ def available_cores() -> int:
 
 
 def solve_missing(out, config: RunConfig, jobs: int = 1, progress: bool = False,
-                  deal=None, solve=None, missing=None, play=None) -> list[dict]:
+                  deal=None, solve=None, missing=None, play=None, backend: str = "joblib",
+                  scheduler: str | None = None, notify=None) -> list[dict]:
     """Solve and store the chunks of `config` in `missing` (default: those without a sound
     part in DIR); return their timings.
 
-    With jobs > 1 the chunks run in joblib worker processes, each with numba limited to
-    cores // jobs threads (numba's own threads in the kernels would otherwise multiply
-    with the processes and oversubscribe the cores).
+    The chunks run on `backend` (analyser/backends.py run_chunks): joblib's `jobs`
+    processes, or Dask, on a LocalCluster of `jobs` workers or the cluster at `scheduler`;
+    either way numba's threads are capped so that processes x threads fit the cores (numba's
+    own threads in the kernels would otherwise multiply with the processes).
     """
+    from analyser import backends
+
+    backends.check_backend(backend, scheduler)
     if missing is None:
         missing = survey(out, config).missing(range(config.n_chunks))
     if missing:
         jit_notice.fire()
     bar = _progress_bar(config, missing, progress)
-    timings = []
+    out = Path(out).absolute()  # the workers' path to DIR (a shared directory on a cluster)
+    task = functools.partial(solve_chunk_once, str(out), config, deal=deal, solve=solve,
+                             play=play)
+    warmup = functools.partial(warm_up, config, deal=deal, solve=solve, play=play)
     try:
-        if jobs <= 1 or len(missing) <= 1:
-            for chunk in missing:
-                timings.append(solve_chunk(out, config, chunk, deal, solve, play=play))
-                bar.update(timings[-1]["deals"])
-        else:
-            from joblib import Parallel, delayed
-
-            threads = max(1, available_cores() // jobs)
-            tasks = (delayed(solve_chunk)(str(out), config, c, deal, solve, threads, play)
-                     for c in missing)
-            parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-            for timing in parallel(tasks):
-                timings.append(timing)
-                bar.update(timing["deals"])
+        timings = backends.run_chunks(task, missing, jobs=jobs, backend=backend,
+                                      scheduler=scheduler, warmup=warmup,
+                                      shared=out / store.HANDS_DIR, notify=notify,
+                                      done=lambda timing: bar.update(timing["deals"]))
     finally:
         bar.close()
     return sorted(timings, key=lambda t: t["chunk"])
+
+
+def solve_chunk_once(out, config: RunConfig, chunk: int, deal=None, solve=None,
+                     play=None) -> dict:
+    """`solve_chunk`, unless the chunk's part is already sound in DIR: then its stored
+    timings. A chunk run again (Dask retries the chunks of a worker that died) is thus
+    never solved or written twice once its part is whole."""
+    if store.part_problem(out, chunk, *config.expected_parts()[chunk]) is None:
+        stored = store.read_timings(out, [chunk])
+        if stored:
+            return stored[0]
+    return solve_chunk(out, config, chunk, deal, solve, play)
+
+
+def warm_up(config: RunConfig, deal=None, solve=None, play=None) -> None:
+    """Deal and solve one deal (and under real play, play a grand spread on it), so that
+    numba compiles (or loads from its cache) every kernel a chunk calls; a worker runs it
+    once before its first chunk."""
+    if solve is None:
+        solve = functools.partial(real_solve, defender_discard=config.defender_discard)
+    deals = np.ascontiguousarray((deal or real_deal)(1, config.seed), dtype=np.uint64)
+    solve(deals, config.leader)
+    if config.play == "real":
+        (play or real_play)([int(h) for h in deals[0]], 0, "GS", config.leader, None, 0)
 
 
 def _progress_bar(config: RunConfig, missing, enabled: bool):
@@ -425,10 +438,11 @@ def _stderr(message: str) -> None:
 
 def run_analysis(out, config: RunConfig, jobs: int = 1, force: bool = False,
                  progress: bool = False, deal=None, solve=None, notify=_stderr,
-                 play=None) -> dict:
-    """The whole `run`: lock and open DIR, solve the missing chunks, aggregate, store;
-    return stats. A part that cannot be used is solved again and a part of a chunk this
-    run does not have is left alone, each said through `notify` (one line)."""
+                 play=None, backend: str = "joblib", scheduler: str | None = None) -> dict:
+    """The whole `run`: lock and open DIR, solve the missing chunks (on `backend`:
+    solve_missing), aggregate, store; return stats. A part that cannot be used is solved
+    again and a part of a chunk this run does not have is left alone, each said through
+    `notify` (one line)."""
     started = time.perf_counter()
     with store.locked(out):
         store.open_run(out, config.as_dict(), force=force, may_change=RESUMABLE_CHANGES)
@@ -442,7 +456,8 @@ def run_analysis(out, config: RunConfig, jobs: int = 1, force: bool = False,
                    f"({config.n_chunks} chunks): {names}")
         missing = parts.missing(range(config.n_chunks))
         timings = solve_missing(out, config, jobs=jobs, progress=progress, deal=deal,
-                                solve=solve, missing=missing, play=play)
+                                solve=solve, missing=missing, play=play, backend=backend,
+                                scheduler=scheduler, notify=notify)
         solved = time.perf_counter()
         store_tables(out, config)
         finished = time.perf_counter()
@@ -454,6 +469,7 @@ def run_analysis(out, config: RunConfig, jobs: int = 1, force: bool = False,
             "chunks_resumed": len(parts.good),
             "chunks_solved_now": len(timings),
             "jobs": jobs,
+            "backend": backend,
             "cores": available_cores(),
             "seconds_wall": finished - started,
             "seconds_solving_wall": solved - started,
