@@ -68,6 +68,15 @@ def check_backend(backend: str, scheduler: str | None) -> None:
         _import_distributed()
 
 
+def where(backend: str, scheduler: str | None, jobs: int) -> str:
+    """Where the chunks ran, for a command's closing line."""
+    if backend != "dask":
+        return f"{jobs} job(s)"
+    if scheduler is None:
+        return f"a Dask LocalCluster of {jobs} worker(s)"
+    return f"the Dask cluster at {scheduler}"
+
+
 def run_chunks(task: Callable, items: Iterable[int], jobs: int = 1,
                backend: str = DEFAULT_BACKEND, scheduler: str | None = None,
                done: Callable | None = None, warmup: Callable | None = None,

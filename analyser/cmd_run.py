@@ -147,15 +147,6 @@ def _note(message: str) -> None:
     print(f"boston-analyser run: note: {message}", file=sys.stderr)
 
 
-def _where(args, jobs: int) -> str:
-    """Where the chunks ran, for the closing line."""
-    if args.backend == "joblib":
-        return f"{jobs} job(s)"
-    if args.scheduler is None:
-        return f"a Dask LocalCluster of {jobs} worker(s)"
-    return f"the Dask cluster at {args.scheduler}"
-
-
 def run(args) -> int:
     """Solve the missing chunks, aggregate, write the tables and the report; 0 on success."""
     from analyser.cmd_report import build_report
@@ -170,7 +161,8 @@ def run(args) -> int:
     resumed = (f", {stats['chunks_resumed']} chunks resumed from an earlier run"
                if stats["chunks_resumed"] else "")
     print(f"{config.deals} deals ({stats['hands']} hands) in {config.n_chunks} chunks"
-          f"{resumed}; {stats['seconds_wall']:.1f} s with {_where(args, jobs)}")
+          f"{resumed}; {stats['seconds_wall']:.1f} s with "
+          f"{backends.where(args.backend, args.scheduler, jobs)}")
     real = ", real_vs_dd.csv" if config.play == "real" else ""
     print(f"tables in {out}/ (summary.csv, by_position.csv, misere_features.csv, "
           f"best_bids.csv, shape_frequencies.csv{real}); report: {report}")

@@ -4,7 +4,7 @@ duplicate-style on the same cards, settled exactly, stored and reported."""
 import sys
 from pathlib import Path
 
-from analyser import options
+from analyser import backends, options
 from analyser.pipeline import available_cores
 from analyser.session import (
     CONCESSIONS,
@@ -56,6 +56,12 @@ Options:
                    (default {DEFAULT_CHUNK}); part of the configuration
   --out DIR        output directory (default {DEFAULT_OUT})
   --force          discard a run with another configuration in DIR
+  --backend B      where the chunks run: joblib (default; --jobs processes here) or dask
+                   (an optional extra): a LocalCluster of --jobs workers, or with
+                   --scheduler the running cluster at ADDRESS, whose workers must see DIR
+                   at the same path (README, "Running on a cluster"); the rows are the
+                   same whichever backend played them
+  --scheduler ADDRESS  the Dask scheduler to use with --backend dask
 
 Output in DIR: hands/part-NNNNN.parquet (one row per hand played: session, rotation,
 hand, dealer, calls, declarer (-1 for partout), contract, trump, tricks, made, conceded,
@@ -95,6 +101,7 @@ def add_arguments(parser):
                         help=f"output directory (default {DEFAULT_OUT})")
     parser.add_argument("--force", action="store_true",
                         help="discard a run with another configuration in DIR")
+    backends.add_arguments(parser)
 
 
 def config_from_args(args) -> SessionConfig:
@@ -128,18 +135,21 @@ def run(args) -> int:
     from analyser.session_report import build_session_report
     from analyser.session_store import run_sessions, strategy_names
 
+    backends.check_backend(args.backend, args.scheduler)
     config = config_from_args(args)
     strategies = load_strategies(config)
     strategy_names(strategies)
     jobs = available_cores() if args.jobs is None else args.jobs
     out = Path(args.out)
     stats = run_sessions(out, config, strategies, jobs=jobs, force=args.force,
-                         progress=sys.stderr.isatty(), notify=_note)
+                         progress=sys.stderr.isatty(), notify=_note, backend=args.backend,
+                         scheduler=args.scheduler)
     report = build_session_report(out, [s.name for s in strategies])
     resumed = (f", {stats['chunks_resumed']} chunks resumed" if stats["chunks_resumed"]
                else "")
     print(f"{config.sessions} sessions x {config.rotations} rotation(s) = {stats['hands']} "
-          f"hands{resumed}; {stats['seconds_wall']:.1f} s with {jobs} job(s)")
+          f"hands{resumed}; {stats['seconds_wall']:.1f} s with "
+          f"{backends.where(args.backend, args.scheduler, jobs)}")
     print(f"tables in {out}/ (summary.csv, pairs.csv, contracts.csv, declarers.csv, "
           f"pools.csv); report: {report}")
     return 0

@@ -24,7 +24,7 @@ on the configuration and its number. Sessions are cut into chunks of
 
 import functools
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from fractions import Fraction
 
 import numpy as np
@@ -426,17 +426,13 @@ def chunk_frame(config: SessionConfig, strategies, chunk: int) -> tuple[pd.DataF
     return frame, timing
 
 
-def play_chunk(out, config: SessionConfig, strategies, chunk: int, threads=None) -> dict:
+def play_chunk(out, config: SessionConfig, strategies, chunk: int) -> dict:
     """Play and store chunk `chunk` in DIR; return its timings (runs in a worker). A chunk
     whose part is already whole is left alone, so a chunk run twice (a worker lost and
     its chunk sent elsewhere) writes it once."""
-    from analyser.pipeline import _limit_threads
-
     if store.part_problem(out, chunk, *config.expected_part(chunk)) is None:
         return {"chunk": chunk, "hands": 0, "seconds": 0.0, "solver": 0.0,
                 **dict.fromkeys(TIMING_PARTS, 0.0)}  # already whole
-    if threads is not None:
-        _limit_threads(threads)
     t0 = time.perf_counter()
     frame, timing = chunk_frame(config, strategies, chunk)
     # no timings in the part, so that a part's bytes depend on its rows only
@@ -445,39 +441,36 @@ def play_chunk(out, config: SessionConfig, strategies, chunk: int, threads=None)
     return timing
 
 
-def map_chunks(work, chunks, jobs: int):
-    """Results of `work(chunk)` for each chunk, in any order: the one place that dispatches
-    chunks, in this process (jobs 1) or in joblib worker processes."""
-    if jobs <= 1 or len(chunks) <= 1:
-        for chunk in chunks:
-            yield work(chunk)
-        return
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-    yield from parallel(delayed(work)(chunk) for chunk in chunks)
+def warm_up(config: SessionConfig, strategies) -> None:
+    """Play one session of the configuration without storing it, so that numba compiles
+    (or loads) every kernel a chunk calls; a Dask worker runs it before its first chunk."""
+    chunk_frame(replace(config, sessions=1, chunk=1), strategies, 0)
 
 
 def play_missing(out, config: SessionConfig, strategies, jobs: int = 1, missing=None,
-                 progress: bool = False) -> list[dict]:
-    """Play and store the chunks in `missing` (default: those without a sound part)."""
+                 progress: bool = False, backend: str = "joblib", scheduler: str | None = None,
+                 notify=None) -> list[dict]:
+    """Play and store the chunks in `missing` (default: those without a sound part), on
+    `backend` (analyser.backends.run_chunks: joblib processes or a Dask cluster)."""
+    from pathlib import Path
+
     from tqdm import tqdm
 
-    from analyser import jit_notice
-    from analyser.pipeline import available_cores
+    from analyser import backends, jit_notice
 
     if missing is None:
         missing = store.survey_parts(out, config.expected_parts()).missing(range(config.n_chunks))
     if missing:
         jit_notice.fire()
-    threads = max(1, available_cores() // max(jobs, 1)) if jobs > 1 else None
-    work = functools.partial(play_chunk, str(out), config, list(strategies), threads=threads)
-    timings = []
+    out = Path(out).absolute()  # the workers' path to DIR (a shared directory on a cluster)
+    work = functools.partial(play_chunk, str(out), config, list(strategies))
+    warmup = functools.partial(warm_up, config, list(strategies))
     with tqdm(total=len(missing), unit="chunk", desc="sessions", disable=not progress,
               dynamic_ncols=True) as bar:
-        for timing in map_chunks(work, missing, jobs):
-            timings.append(timing)
-            bar.update(1)
+        timings = backends.run_chunks(work, missing, jobs=jobs, backend=backend,
+                                      scheduler=scheduler, warmup=warmup,
+                                      shared=out / store.HANDS_DIR, notify=notify,
+                                      done=lambda timing: bar.update(1))
     return sorted(timings, key=lambda t: t["chunk"])
 
 
@@ -494,6 +487,6 @@ def read_rows(out, config: SessionConfig) -> pd.DataFrame:
 __all__ = [
     "SessionConfig", "HANDS", "PLAY_MODES", "SESSION_DEAL_MODELS", "CONCESSIONS",
     "seat_strategy", "session_generator", "Decks", "gathered_order", "played_through",
-    "Table", "run_calls", "play_session", "chunk_frame", "play_chunk", "map_chunks",
+    "Table", "run_calls", "play_session", "chunk_frame", "play_chunk", "warm_up",
     "play_missing", "read_rows",
 ]

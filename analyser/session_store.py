@@ -62,7 +62,8 @@ def _stderr(message: str) -> None:
 
 
 def run_sessions(out, config: SessionConfig, strategies, jobs: int = 1, force: bool = False,
-                 progress: bool = False, notify=_stderr) -> dict:
+                 progress: bool = False, notify=_stderr, backend: str = "joblib",
+                 scheduler: str | None = None) -> dict:
     """The whole `session` command's work in DIR; returns its statistics (also stored)."""
     names = strategy_names(strategies)
     started = time.perf_counter()
@@ -74,7 +75,8 @@ def run_sessions(out, config: SessionConfig, strategies, jobs: int = 1, force: b
                    f"playing chunk {chunk} again")
         missing = parts.missing(range(config.n_chunks))
         timings = play_missing(out, config, strategies, jobs=jobs, missing=missing,
-                               progress=progress)
+                               progress=progress, backend=backend, scheduler=scheduler,
+                               notify=notify)
         played = time.perf_counter()
         write_tables(out, config, names)
         finished = time.perf_counter()
@@ -83,7 +85,8 @@ def run_sessions(out, config: SessionConfig, strategies, jobs: int = 1, force: b
             "sessions": config.sessions, "rotations": config.rotations,
             "hands": config.sessions * config.rotations * HANDS,
             "chunks": config.n_chunks, "chunks_resumed": len(parts.good),
-            "chunks_played_now": len(timings), "jobs": jobs, "cores": available_cores(),
+            "chunks_played_now": len(timings), "jobs": jobs, "backend": backend,
+            "cores": available_cores(),
             "seconds_wall": finished - started, "seconds_playing_wall": played - started,
             "seconds_tables": finished - played,
             "seconds_per_hand_played_now": {

@@ -245,3 +245,21 @@ def test_cli_real_kernels_dask_and_joblib_write_the_same_summary(tmp_path, capsy
                  "--out", str(tmp_path / "dask")]) == 0
     assert "a Dask LocalCluster of 2 worker(s)" in capsys.readouterr().out
     assert_same_bytes(tmp_path / "joblib", tmp_path / "dask")
+
+
+def test_session_gives_the_same_bytes_on_dask(tmp_path):
+    """`session --backend dask` (a LocalCluster of 2 workers) writes the same rows and
+    summary as joblib: chunks are tasks seeded from the root seed and their number only."""
+    from analyser.cli import main
+
+    args = ["session", "--sessions", "4", "--seed", "3", "--chunk", "1", "--strategy",
+            "cautious", "--strategy", "bold"]
+    assert main(args + ["--out", str(tmp_path / "joblib"), "--jobs", "2"]) == 0
+    assert main(args + ["--out", str(tmp_path / "dask"), "--jobs", "2", "--backend",
+                        "dask"]) == 0
+    for name in ("summary.csv", "pairs.csv"):
+        assert (tmp_path / "joblib" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes()
+    parts = sorted((tmp_path / "joblib" / "hands").glob("*.parquet"))
+    assert parts
+    for part in parts:
+        assert part.read_bytes() == (tmp_path / "dask" / "hands" / part.name).read_bytes()
