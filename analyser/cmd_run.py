@@ -34,8 +34,7 @@ and one number in the seat's natural trump at level n = clamp(double-dummy trick
 that trump, 5, 13). The real outcomes are stored beside the double-dummy ones of the
 same rows (real_lm, real_gm, real_ls, real_gs, real_level, real_trump, real_tricks), and
 the tables and the report set real play beside double-dummy. That is 20 playouts a
-deal, about 20 s of one core on average (misères have a heavy tail: a few playouts take
-10-40 s); docs/run.md.
+deal, about 1.6 s of a free core on average (docs/run.md).
 
 The dealer is always West, so North, the dealer's left, leads to the first trick (R18);
 each row records the seat's position relative to that leader. The preference suits (R6)
@@ -84,9 +83,9 @@ Options:
               numba's own threads are capped at cores / J per process
   --out DIR   output directory (default {DEFAULT_OUT})
   --play M    "dd" (default): double-dummy only; "real": also the real player's
-              outcomes (slow: see above); part of the configuration
+              outcomes (20 playouts a deal: see above); part of the configuration
   --chunk K   deals per chunk: the unit of parallel work, storage and resuming (default
-              {DEFAULT_CHUNK}, or {DEFAULT_REAL_CHUNK} with --play real, a few minutes of a
+              {DEFAULT_CHUNK}, or {DEFAULT_REAL_CHUNK} with --play real, under a minute of a
               core each); part of the configuration, since it fixes the random streams
   --pool P    active pool in units for the pool term of expected payments, 0..{MAX_POOL}
               (R28-R30; default {DEFAULT_POOL})
