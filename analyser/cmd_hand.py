@@ -41,13 +41,18 @@ unbiased estimate (the suit that did best on the same samples would overstate it
 trick table shows all four trumps for comparison. With --first-preference the tier a bid
 committing to that trump has is shown (R11, R12); without it every suit is plain.
 
-Money (R24, R25, R28, R29): "EV/opp" is what each opponent pays the declarer on average,
+Money (R24, R25, R28-R30): "EV/opp" is what each opponent pays the declarer on average,
 "payments" = 3 x EV/opp the net expected payment from the three opponents, "pool" the pool
-term for an active pool of --pool units (a made 7+ or misère wins it, a made 5 or 6 is
-assumed conceded, any failure pays it in again), and "EV total" = payments + pool.
-Passing is valued at 0. The recommendation ranks the numbers and the misères; the
-little-misère verdict compares LM with the best numeric bid (or with passing when no
-number beats 0) and gives the break-even make probability above which LM is worth more.
+term for an active pool of --pool units, the only pool (a made 7+ or misère wins it, less
+the re-ante of 10 that follows, R30; a made 5 or 6 is assumed conceded; any failure pays
+it in again), and "EV total" = payments + pool: the declarer's change of balance.
+Passing is valued at the pass value: the mean change of balance of a seat at this
+position with this hand's hcp that does not declare (a defender, or misère partout), from
+the shipped table of whole sessions (analyser/pass_value.py; a note names its source).
+The recommendation ranks the numbers and the misères and bids only what beats the pass
+value; the little-misère verdict compares LM with the best numeric bid (or with passing
+when no number beats the pass value) and gives the break-even make probability above
+which LM is worth more.
 
 Play (--play): "dd" (the default) is double-dummy: every hand is visible to everyone, so
 exposing the declarer's hand (R16) changes nothing and a spread (LS, GS) is made exactly
@@ -81,9 +86,11 @@ under real), made, p_make, ci_low, ci_high, mean_tricks, ev_per_opponent, ev_pay
 pool_term, ev_total, and on the same samples under double-dummy play made_dd, p_make_dd,
 ci_low_dd, ci_high_dd, ev_total_dd),
 tricks ({{trump: 14 counts of 0..13 tricks, double-dummy}}),
-recommendation (bid "pass" or a contract, trump, tier, call, ev_total, text,
-spreads_excluded (true under dd: spreads were skipped) and spreads_reason (its line, or
-null)),
+recommendation (bid "pass" or a contract, trump, tier, call, ev_total (the pass value
+for "pass"), text, spreads_excluded (true under dd: spreads were skipped) and
+spreads_reason (its line, or null)),
+pass_value (value, value_exact, stderr, hands, position, feature ("hcp" or "all"), bin,
+basis (the cell in words), source (the table and the sessions it comes from)),
 little_misere (made, p_make, ci_low, ci_high, breakeven, against, against_ev, verdict
 "bid"/"pass", text) and notes. Money and probabilities are JSON numbers (floats); the
 exact values are also given as fraction strings such as "-245/6" in the fields ending

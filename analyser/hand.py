@@ -33,6 +33,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -50,6 +51,9 @@ from analyser.hand_query import (
     prepare,
 )
 from analyser.stats import wilson_interval
+
+if TYPE_CHECKING:
+    from analyser.pass_value import PassValue
 
 CHUNK = 250  # deals solved per step: the progress bar's granularity
 BUDGET_FIRST_STEP = 2  # under a time budget: the first step, one deal per core
@@ -78,13 +82,17 @@ SPREAD_NOTE = (
     "what real defenders who see the exposed hand would allow."
 )
 PASS_NOTE = (
-    "Passing is valued at 0: what the hand wins or loses when another player declares, "
-    "or in misère partout (R26), is not modelled."
+    "Passing is valued at {value} (standard error {stderr}): the mean change of balance of "
+    "a seat at {basis} that does not declare, as a defender (R24, R25, and the re-ante when "
+    "the declarer takes the last pool, R30) or in misère partout (R26), over {hands} "
+    "seat-hands of whole sessions ({source}; analyser/pass_value.py). Those sessions' pools "
+    "are not this query's pool."
 )
 POOL_NOTE = (
     "A made 5 or 6 is assumed conceded by the defenders (R28), so it does not win the pool; "
-    "a made 7 or higher, misère or spread wins it; any failure pays the active pool into "
-    "it again (R29)."
+    "a made 7 or higher, misère or spread wins it, and the pool being the only one, every "
+    "player then pays the ante of 10 again, the declarer included (R30), so the pool term "
+    "of a win is the pool less 10; any failure pays the active pool into it again (R29)."
 )
 REAL_NOTE = (
     "Real play (analyser.play, policy 'real'): each player sees only its own hand, the "
@@ -320,21 +328,26 @@ def simulate_real(query: HandQuery, progress: bool = False):
 @dataclass(frozen=True)
 class Recommendation:
     """The bid with the best expected value among the recommendable rows, or "pass" when
-    none beats 0: under double-dummy play the numbers and misères, never a spread; under
-    real play the contracts played for real, spreads included (module docstring)."""
+    none beats the pass value (analyser/pass_value.py): under double-dummy play the
+    numbers and misères, never a spread; under real play the contracts played for real,
+    spreads included (module docstring)."""
 
     bid: str  # "pass" or a contract "5".."13", "LM", "GM" (and "LS", "GS" under real play)
     trump: int | None  # the suit it is played in; None for pass and the misères
     tier: str | None  # R11 tier of the bid in that trump (numbers only)
     call: str  # what to say in the auction: "pass", "8", "8-1st", "LM", ...
-    ev_total: Fraction  # the declarer's expected result incl. the pool term (0 for pass)
+    ev_total: Fraction  # the declarer's expected result incl. the pool term; for pass,
+    # the pass value
+    pass_value: Fraction = Fraction(0)  # what passing is worth (pass_value.PassValue.value)
 
     def text(self) -> str:
         """One sentence for the report."""
         if self.bid == "pass":
-            return "pass: no bid has a positive expected value."
+            return (f"pass: expected {_signed(self.ev_total)} per hand (the pass value); "
+                    "no bid's expected result beats it.")
         where = "" if self.trump is None else f" in {SUIT_LETTERS[self.trump]}"
-        return f"bid {self.call}{where}: expected result {_signed(self.ev_total)} per hand."
+        return (f"bid {self.call}{where}: expected result {_signed(self.ev_total)} per hand "
+                f"(passing: {_signed(self.pass_value)}).")
 
 
 @dataclass(frozen=True)
@@ -370,7 +383,7 @@ class LittleMisereVerdict:
             share = f"{100 * float(self.breakeven):.1f}%"
             need = f"it beats that only when made more than {share} of the time"
         alternative = (
-            "passing (0)" if self.against == "pass"
+            f"passing ({_signed(self.against_ev)})" if self.against == "pass"
             else f"the best numeric bid, {self.against} ({_signed(self.against_ev)})"
         )
         if self.verdict == "bid":
@@ -394,6 +407,7 @@ class HandAnalysis:
     seconds: float
     rows: list[dict] = field(default_factory=list)  # the table's rows with exact Fractions
     notes: list[str] = field(default_factory=list)
+    passing: PassValue | None = None  # what passing is worth for this hand
 
     @property
     def samples(self) -> int:
@@ -481,6 +495,7 @@ class HandAnalysis:
                 "spreads_excluded": q.play == "dd",
                 "spreads_reason": DD_SPREAD_REASON if q.play == "dd" else None,
             },
+            "pass_value": None if self.passing is None else self.passing.to_dict(),
             "little_misere": {
                 "made": lm.made,
                 "p_make": lm.p_make,
@@ -554,7 +569,7 @@ def _best(rows: dict, contracts) -> str:
 
 
 def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0,
-              real: dict | None = None) -> HandAnalysis:
+              real: dict | None = None, pass_table=None) -> HandAnalysis:
     """Aggregate solved samples into the contract table, the recommendation and the LM verdict.
 
     `tricks` is (n, 4) declarer tricks by trump 0..3, `grand` and `little` (n,) bools
@@ -563,8 +578,12 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0,
     (n,), made (n,)) on the same samples; those rows report real play, the others
     double-dummy, and only real-played rows may be recommended. Without `real` every row is
     double-dummy and spreads are never recommended (R16).
+    Passing is worth the pass value of the hand's position and hcp in `pass_table` (a
+    `pass_value.PassValueTable`, default the shipped one): a bid is recommended only when
+    its expected result beats it, and little misère is weighed against it too.
     All money comes from `analyser.payments` (exact Fractions).
     """
+    from analyser import pass_value
     from analyser.contracts import natural_trump, tier_for
     from analyser.payments import breakeven_probability, expected_payment, outcome_value
 
@@ -617,21 +636,24 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0,
             rows[contract] = _with_dd(row, dd[contract], PLAY_NAMES["real"], True)
     table = pd.DataFrame([rows[c] for c in LADDER])
 
+    table_of_pass = pass_value.default_table() if pass_table is None else pass_table
+    passing = table_of_pass.lookup(query.position, query.hand)
     best = _best(rows, [c for c in LADDER if rows[c]["recommendable"]])
-    if rows[best]["ev_total_exact"] > 0:
+    if rows[best]["ev_total_exact"] > passing.value:
         r = rows[best]
         best_trump = None if r["trump"] is None else SUIT_LETTERS.index(r["trump"])
         recommendation = Recommendation(best, best_trump, r["tier"], r["bid"],
-                                        r["ev_total_exact"])
+                                        r["ev_total_exact"], passing.value)
     else:
-        recommendation = Recommendation("pass", None, None, "pass", Fraction(0))
+        recommendation = Recommendation("pass", None, None, "pass", passing.value,
+                                        passing.value)
 
     # little misère against the best numeric bid or pass: the choice LM really competes with
     # (under real play, the best of the numbers played for real)
     alt = _best(rows, [c for c in NUMERIC_CONTRACTS if rows[c]["recommendable"]])
     alt_ev = rows[alt]["ev_total_exact"]
-    if alt_ev <= 0:
-        alt, alt_ev = "pass", Fraction(0)
+    if alt_ev <= passing.value:
+        alt, alt_ev = "pass", passing.value
     else:
         alt = rows[alt]["bid"]
     gain = outcome_value("LM", made=True, pool=query.pool)
@@ -654,7 +676,9 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0,
         notes = [REAL_NOTE] + ([EXACT_NOTE] if exact else []) + [
             REAL_CHOICE_NOTE.format(k=REAL_NUMBERS, pilot=1 if exact else PILOT_DEALS),
             TRUMP_NOTE, REAL_SPREAD_NOTE]
-    notes += [PASS_NOTE, POOL_NOTE]
+    notes += [PASS_NOTE.format(value=_signed(passing.value), stderr=f"{passing.stderr:.2f}",
+                               basis=passing.basis(), hands=passing.hands,
+                               source=passing.source), POOL_NOTE]
     if query.first_preference is None:
         notes.append("No first preference given: every trump is treated as a plain suit, "
                      "so no bid needs a preference tier (R11, R12).")
@@ -663,7 +687,7 @@ def summarise(query: HandQuery, tricks, grand, little, seconds: float = 0.0,
                      "preference and outrank plain bids of the same number (R11, R12); a "
                      "plain bid may also name any suit (R12 Decision 'any').")
     return HandAnalysis(query, table, trick_table, recommendation, little_verdict,
-                        seconds, [rows[c] for c in LADDER], notes)
+                        seconds, [rows[c] for c in LADDER], notes, passing)
 
 
 def analyse_hand(hand, position=0, first_preference=None, pool=DEFAULT_POOL,

@@ -8,12 +8,25 @@ Sign convention: everything is from the declarer's point of view, in units.
   pays each of them);
 - payments: 3 x per opponent, the net expected payment from the three opponents (R24, R25:
   each payment goes to or from each of the 3 opponents);
-- pool term, for an active pool of P units, as the analyses treat R28-R30: a made 7 or
-  higher, misère or spread wins P; any failure costs P (R29: the declarer adds as much as
-  the active pool holds); a made 5 or 6 is conceded by defenders who know it is made (R28),
-  so its pool term is 0 (`defenders_concede=False` makes it win P instead);
+- pool term: the change of the declarer's balance through the pools (R28-R30), exactly as
+  `analyser.ledger.Ledger.settle` makes it. The pool state is the active pool P and
+  `other_pools`, the money in the pools behind it (full pools set aside and the partial
+  pool, R30), which is 0 in the model of `hand` and `run` (see below):
+  - a made 7 or higher, misère or spread wins P; when that empties every pool
+    (`other_pools` 0), every player pays the ante of 10 again (R30), the declarer
+    included, so the term is P - 10;
+  - any failure costs P (R29: the declarer adds as much as the active pool holds);
+  - a made 5 or 6 is conceded by defenders who know it is made (R28), so its term is 0
+    (`defenders_concede=False` makes it win the pool instead);
+  - P = 0 leaves the pool out of the analysis: the term is 0 whatever the outcome;
 - total: payments + pool term, the declarer's whole expected result (`ev_total` in every
-  table and report).
+  table and report), equal to the Ledger's change of the declarer's balance for the hand.
+
+The pool model of `hand` and `run`: "pool" is the active pool P with no full pool and no
+other money in the pools, the common state of a session (a partial pool of 40 at its
+start, R7); a winner takes P and re-antes 10 with the others (R30). With full pools set
+aside (`other_pools` > 0, so P is a full pool of 250) a win leaves money in the pools and
+there is no re-ante.
 
 Outcomes of many deals are first reduced to counts (`outcome_counts`): for a numeric
 contract the histogram of declarer tricks 0..13, for a misère or spread [failed, made].
@@ -25,7 +38,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyser.constants import DEFAULT_POOL
+from analyser.constants import ANTE, DEFAULT_POOL, MAX_POOL
 from analyser.contracts import Contract, as_contract
 from kernels.settlement_tables import FAILED, MADE, MAX_CONTRACT, MISERE
 
@@ -42,7 +55,7 @@ class ExpectedPayment:
     p_make: Fraction  # made / deals
     per_opponent: Fraction  # mean payment from each opponent to the declarer (R24, R25)
     payments: Fraction  # 3 x per_opponent: the net expected payment from the three opponents
-    pool_term: Fraction  # mean pool gain (+P made 7+/misère, -P failed, 0 made 5/6 conceded)
+    pool_term: Fraction  # mean pool gain (P won, less the re-ante; -P failed; 0 conceded)
     total: Fraction  # payments + pool_term: the declarer's whole expected result
     mean_undertricks: Fraction | None  # mean undertricks over failing deals (numeric only)
     undertricks: tuple  # undertricks[k] = deals failed by k (numeric; k = 0 unused), else ()
@@ -154,14 +167,36 @@ def _per_opponent_values(contract: Contract) -> np.ndarray:
     return np.array([-amount, amount], dtype=np.int64)
 
 
-def _pool_signs(contract: Contract, defenders_concede) -> np.ndarray:
-    """Pool term in units of P for each outcome index: +1 won, -1 doubled, 0 saved (R28, R29)."""
-    made_sign = 1 if contract.wins_pool(True, conceded=defenders_concede) else 0
+def _pool_state(pool, other_pools):
+    """(P, other pools) as Fractions, or ValueError naming the field: both exact and
+    non-negative, and money behind the active pool only when it is a full pool (R30)."""
+    pool = _check_money(pool, "pool")
+    other_pools = _check_money(other_pools, "other_pools")
+    if pool < 0:
+        raise ValueError(f"pool: {pool} is negative")
+    if other_pools < 0:
+        raise ValueError(f"other_pools: {other_pools} is negative")
+    if other_pools and pool != MAX_POOL:
+        raise ValueError(
+            f"other_pools: with {other_pools} in other pools the active pool is a full pool "
+            f"of {MAX_POOL}, not {pool} (R30)"
+        )
+    return pool, other_pools
+
+
+def _pool_values(contract: Contract, defenders_concede, pool, other_pools) -> list:
+    """The declarer's pool term (Fraction) for each outcome index of `outcome_counts`:
+    won P (less the re-ante when no pool is left, R30), -P doubled (R29), 0 conceded (R28)."""
+    if pool == 0:
+        won = lost = Fraction(0)
+    else:
+        won = pool - (ANTE if other_pools == 0 else 0)
+        lost = -pool
+    made = won if contract.wins_pool(True, conceded=defenders_concede) else Fraction(0)
     if contract.is_numeric:
-        signs = np.full(N_TRICK_COUNTS, -1, dtype=np.int64)
-        signs[contract.tricks_needed:] = made_sign
-        return signs
-    return np.array([-1, made_sign], dtype=np.int64)
+        n = contract.tricks_needed
+        return [lost] * n + [made] * (N_TRICK_COUNTS - n)
+    return [lost, made]
 
 
 def payments(contract, tricks=None, made=None) -> np.ndarray:
@@ -184,38 +219,47 @@ def declarer_total(contract, tricks=None, made=None) -> Fraction:
 
 
 def pool_term(
-    contract, tricks=None, made=None, pool=DEFAULT_POOL, defenders_concede=True
+    contract, tricks=None, made=None, pool=DEFAULT_POOL, defenders_concede=True,
+    other_pools=0,
 ) -> Fraction:
-    """The declarer's pool gain for one hand with an active pool of `pool` units (R28, R29)."""
-    pool = _check_money(pool, "pool")
-    sign = _outcome_value(contract, tricks, made, lambda c: _pool_signs(c, defenders_concede))
-    return sign * pool
+    """The declarer's pool gain for one hand with an active pool of `pool` units and
+    `other_pools` behind it (R28-R30, the module docstring)."""
+    contract = as_contract(contract)
+    pool, other_pools = _pool_state(pool, other_pools)
+    values = _pool_values(contract, defenders_concede, pool, other_pools)
+    return values[_outcome_index(contract, tricks, made)]
 
 
 def outcome_value(
-    contract, tricks=None, made=None, pool=DEFAULT_POOL, defenders_concede=True
+    contract, tricks=None, made=None, pool=DEFAULT_POOL, defenders_concede=True,
+    other_pools=0,
 ) -> Fraction:
-    """The declarer's whole result for one hand: `declarer_total` + `pool_term`."""
+    """The declarer's whole result for one hand: `declarer_total` + `pool_term`, the
+    Ledger's change of the declarer's balance (R24-R30)."""
     contract = as_contract(contract)
     return declarer_total(contract, tricks, made) + pool_term(
-        contract, tricks, made, pool, defenders_concede
+        contract, tricks, made, pool, defenders_concede, other_pools
     )
 
 
-def _outcome_value(contract, tricks, made, table):
-    """Look up one outcome (a scalar `tricks` or `made`) in a per-outcome table."""
+def _outcome_index(contract, tricks, made) -> int:
+    """The index of one outcome (a scalar `tricks` or `made`) in a per-outcome table."""
     contract = _outcome_args(contract, tricks, made)
     if contract.is_numeric:
         if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)):
             raise ValueError(f"tricks: {tricks!r} is not a whole number of tricks")
         if not 0 <= tricks <= MAX_CONTRACT:
             raise ValueError(f"tricks: {tricks} is not 0..13")
-        index = int(tricks)
-    else:
-        if not isinstance(made, (bool, np.bool_)):
-            raise ValueError(f"made: {made!r} is not True or False")
-        index = int(bool(made))
-    return Fraction(int(table(contract)[index]))
+        return int(tricks)
+    if not isinstance(made, (bool, np.bool_)):
+        raise ValueError(f"made: {made!r} is not True or False")
+    return int(bool(made))
+
+
+def _outcome_value(contract, tricks, made, table):
+    """Look up one outcome (a scalar `tricks` or `made`) in a per-outcome table."""
+    contract = as_contract(contract)
+    return Fraction(int(table(contract)[_outcome_index(contract, tricks, made)]))
 
 
 def expected_payment(
@@ -225,16 +269,17 @@ def expected_payment(
     pool=DEFAULT_POOL,
     counts=None,
     defenders_concede=True,
+    other_pools=0,
 ) -> ExpectedPayment:
     """Exact expected payment of `contract` over many deals.
 
     Give the outcomes as `tricks` (array of declarer tricks, numeric contracts), `made`
     (array of booleans, misères and spreads) or `counts` (from `outcome_counts`, possibly
-    summed over chunks). `pool` is the active pool P in units (R28-R30 as the module
-    docstring says).
+    summed over chunks). `pool` is the active pool P in units and `other_pools` the money
+    behind it (R28-R30 as the module docstring says).
     """
     contract = as_contract(contract)
-    pool = _check_money(pool, "pool")
+    pool, other_pools = _pool_state(pool, other_pools)
     if counts is None:
         counts = outcome_counts(contract, tricks, made)
     else:
@@ -257,10 +302,11 @@ def expected_payment(
         raise ValueError("tricks: no deals to average over")
 
     def mean(values):
-        return Fraction(sum(c * int(v) for c, v in zip(counts, values, strict=True)), deals)
+        return sum((c * Fraction(v) for c, v in zip(counts, values, strict=True)),
+                   Fraction(0)) / deals
 
-    per_opponent = mean(_per_opponent_values(contract))
-    pool_mean = mean(_pool_signs(contract, defenders_concede)) * pool
+    per_opponent = mean(int(v) for v in _per_opponent_values(contract))
+    pool_mean = mean(_pool_values(contract, defenders_concede, pool, other_pools))
     if contract.is_numeric:
         n = contract.tricks_needed
         made_count, hist = made_and_undertricks(contract, counts=np.array(counts, dtype=np.int64))

@@ -154,10 +154,14 @@ def test_best_bid_is_the_highest_expected_result_among_real_choices():
         assert row.advice == (row.best_bid if row.best_ev_total > 0 else "pass")
 
 
-def test_r25_misere_breakeven_is_one_half_with_any_pool():
-    # Made and failed misères move the same amounts (R25) and the same pool (R28, R29).
-    for pool in (0, 40, 250):
-        assert aggregate.misere_breakeven(pool) == {c: 0.5 for c in ("LM", "GM", "LS", "GS")}
+def test_r25_r30_misere_breakeven_with_the_reante():
+    # Made and failed misères move the same amounts (R25) and the same pool (R28, R29), but
+    # winning the only pool costs the re-ante of 10 (R30): break-even (3a + P) / (6a + 2P - 10)
+    assert aggregate.misere_breakeven(0) == {c: 0.5 for c in ("LM", "GM", "LS", "GS")}
+    for pool in (40, 250):
+        assert aggregate.misere_breakeven(pool) == {
+            c: float(Fraction(3 * a + pool, 6 * a + 2 * pool - 10))
+            for c, a in (("LM", 20), ("GM", 40), ("LS", 80), ("GS", 160))}
 
 
 def test_aggregate_is_deterministic_and_independent_of_row_order_within_shapes():

@@ -143,29 +143,75 @@ def test_r24_summary_on_injected_results():
     assert list(result.table["contract"]) == LADDER
     for c in ("5", "6", "7"):
         assert rows[c]["trump"] == "H" and rows[c]["p_make"] == 1.0
-    # R24 + R28: a made 7 pays 20 from each opponent and wins the pool of 40
-    assert rows["7"]["ev_total_exact"] == Fraction(3 * 20 + 40)
-    assert rows["7"]["ev_payments_exact"] == 3 * 20 and rows["7"]["pool_term_exact"] == 40
+    # R24 + R28 + R30: a made 7 pays 20 from each opponent and wins the pool of 40, the
+    # only pool, so every player re-antes 10, the declarer too
+    assert rows["7"]["ev_total_exact"] == Fraction(3 * 20 + 40 - 10)
+    assert rows["7"]["ev_payments_exact"] == 3 * 20 and rows["7"]["pool_term_exact"] == 30
     # a made 5 is conceded (R28): 3 x 10, pool untouched
     assert rows["5"]["ev_total_exact"] == Fraction(30)
     # 8 in hearts fails by one: 3 x 25 plus the pool paid in (R29)
     assert rows["8"]["ev_total_exact"] == Fraction(-3 * 25 - 40)
     assert rows["LM"]["p_make"] == 0.0 and rows["LM"]["trump"] is None
     assert result.recommendation.bid == "7" and result.recommendation.trump == 1
-    assert result.recommendation.ev_total == 100
-    # LM (R25: 20 each + pool 40) against the 7 worth 100: p * 100 - (1 - p) * 100 > 100
+    assert result.recommendation.ev_total == 90
+    # LM (R25: 20 each, the pool of 40 less the re-ante or doubled) against the 7 worth 90:
+    # p * 90 - (1 - p) * 100 > 90 never holds
     assert result.little_misere.breakeven == 1
     assert result.little_misere.verdict == "pass" and result.little_misere.against == "7"
     assert list(result.tricks.loc["H"]) == [0] * 7 + [50] + [0] * 6
 
 
-def test_recommendation_is_pass_when_nothing_beats_zero_injected():
+def _pass_table(value, position=0):
+    """A pass-value table worth `value` at `position` for every hand."""
+    from analyser.pass_value import from_json
+
+    row = {"scope": "pass", "feature": "all", "position": position, "bin": -1,
+           "bin_label": "all", "hands": 100, "mean": float(value), "stderr": 1.5,
+           "mean_exact": str(Fraction(value))}
+    return from_json({"format": 1, "source": {"config": {"sessions": 9}}, "rows": [row]},
+                     "test.json")
+
+
+def test_recommendation_is_pass_when_nothing_beats_the_pass_value_injected():
     query = prepare(HAND, samples=20)
-    result = summarise(query, *_fake(20, [2, 3, 1, 4], False, False))
-    assert (result.table["ev_total"] < 0).all()
+    result = summarise(query, *_fake(20, [2, 3, 1, 4], False, False),
+                       pass_table=_pass_table(Fraction(-7, 2)))
+    assert (result.table["ev_total"] < -7 / 2).all()
     assert result.recommendation.bid == "pass" and result.recommendation.call == "pass"
-    assert result.recommendation.ev_total == 0
-    assert result.to_dict()["recommendation"]["trump"] is None
+    assert result.recommendation.ev_total == Fraction(-7, 2)
+    data = result.to_dict()
+    assert data["recommendation"]["trump"] is None
+    assert data["recommendation"]["text"].startswith("pass: expected -3.50 per hand")
+    assert data["pass_value"]["value_exact"] == "-7/2" and data["pass_value"]["hands"] == 100
+    assert any(note.startswith("Passing is valued at -3.50") and "test.json" in note
+               for note in data["notes"])
+
+
+def test_a_bid_must_beat_the_pass_value_not_zero_injected():
+    """5 in spades is made every time, conceded (R28): +30. Passing worth +40 beats it;
+    passing worth -40 makes a failing 8 (-75 - 40 = -115) still worse, the 5 better."""
+    tricks = _fake(10, [5, 3, 1, 4], False, False)
+    rich = summarise(prepare(HAND, samples=10), *tricks, pass_table=_pass_table(40))
+    assert rich.recommendation.bid == "pass" and rich.recommendation.ev_total == 40
+    poor = summarise(prepare(HAND, samples=10), *tricks, pass_table=_pass_table(-40))
+    assert poor.recommendation.bid == "5" and poor.recommendation.ev_total == 30
+    assert poor.recommendation.pass_value == -40
+    assert poor.recommendation.text().endswith("(passing: -40.00).")
+    # a bid that loses, but loses less than passing, is recommended
+    fails = _fake(10, [4, 3, 1, 4], False, False)  # 5 down one: -3 x 10 - 40 = -70
+    worse = summarise(prepare(HAND, samples=10), *fails, pass_table=_pass_table(-80))
+    assert worse.recommendation.bid == "5" and worse.recommendation.ev_total == -70
+
+
+def test_the_shipped_pass_value_is_reported_for_the_hands_position():
+    from analyser.pass_value import default_table
+
+    result = summarise(prepare(HAND, position=2, samples=10),
+                       *_fake(10, [2, 3, 1, 4], False, False))
+    expected = default_table().lookup(2, parse_hand(HAND))
+    assert result.passing == expected
+    assert result.to_dict()["pass_value"]["basis"].startswith("position 2")
+    assert result.recommendation.ev_total == expected.value
 
 
 def test_r11_tiers_follow_first_preference():
@@ -180,14 +226,21 @@ def test_r11_tiers_follow_first_preference():
 
 
 def test_little_misere_breakeven_against_pass():
-    """LM made in 3 of 4 samples, numbers hopeless: break-even 1/2 against passing (R25)."""
+    """LM made in 3 of 4 samples, numbers hopeless. Made: 60 + 40 - 10 (R25, R28, R30);
+    failed: -60 - 40 (R29). Against passing worth 0 the break-even is 100/190; against
+    passing worth -20 it is 80/190."""
     tricks, grand, _ = _fake(4, [0, 0, 0, 0], False, False)
     little = np.array([True, True, True, False])
-    result = summarise(prepare(HAND, samples=4), tricks, grand, little)
+    result = summarise(prepare(HAND, samples=4), tricks, grand, little,
+                       pass_table=_pass_table(0))
     lm = result.little_misere
-    assert lm.against == "pass" and lm.breakeven == Fraction(1, 2)
+    assert lm.against == "pass" and lm.breakeven == Fraction(100, 190)
     assert lm.verdict == "bid" and lm.p_make == 0.75
-    assert "75.0%" in lm.text() and "50.0%" in lm.text()
+    assert "75.0%" in lm.text() and "52.6%" in lm.text() and "passing (+0.00)" in lm.text()
+    poor = summarise(prepare(HAND, samples=4), tricks, grand, little,
+                     pass_table=_pass_table(-20)).little_misere
+    assert poor.breakeven == Fraction(80, 190) and poor.against_ev == -20
+    assert "passing (-20.00)" in poor.text()
 
 
 def _check_schema(data, samples):
@@ -289,7 +342,7 @@ def test_r10_thirteen_trumps_make_13_every_sample():
     row = result.rows[LADDER.index("13")]
     assert row["trump"] == "S" and row["made"] == n and row["ci_high"] == 1.0
     assert result.recommendation.bid == "13" and result.recommendation.trump == 0
-    assert result.recommendation.ev_total == 3 * 170 + 40  # R24 + R28
+    assert result.recommendation.ev_total == 3 * 170 + 40 - 10  # R24 + R28, R30 re-ante
 
 
 def test_r15_low_hand_makes_both_miseres_and_verdict_is_bid():
@@ -338,11 +391,19 @@ def test_known_cards_are_always_where_they_were_put():
     assert (np.bitwise_count(deals) == 13).all()
 
 
-def test_recommendation_is_pass_for_a_hopeless_hand():
-    """Four aces and nothing else: misères fail, no number pays its risk (R24, R29)."""
+def test_a_hand_of_aces_weighs_its_bids_against_the_pass_value():
+    """Four aces and nothing else: misères fail (R15), and the recommendation is the best
+    number only where it beats what passing is worth to this hand (its pass value, which
+    counts the tricks its aces take in misère partout, R26), else pass."""
     n = sized(12, 200)
     result = analyse_hand(PASS_HAND, samples=n, seed=1)
-    assert result.recommendation.bid == "pass"
+    best = max(r["ev_total_exact"] for r in result.rows if r["recommendable"])
+    passing = result.passing.value
+    assert result.passing.basis() == "position 0, hcp 15-17"
+    if best > passing:
+        assert result.recommendation.ev_total == best and result.recommendation.bid != "pass"
+    else:
+        assert result.recommendation.bid == "pass" and result.recommendation.ev_total == passing
     assert result.little_misere.verdict == "pass"
 
 

@@ -269,12 +269,12 @@ def run_fake_real(out, jobs=1, deals=12, chunk=4, seed=11, play=fake_play, **kw)
 # SHA-256 of the files a dd run writes (fake solver, 20 deals, chunk 8, seed 11): the
 # real-play columns and tables exist only in real runs, so these bytes must not move.
 DD_RUN_DIGESTS = {
-    "best_bids.csv": "0b1ee912d16e0e439f2a774bb4948703668094985d3dc8f5f7cab5eb38356ef0",
-    "by_position.csv": "f93d3c8501caf6247488534306a148d7b4a6f26876138dc9305125deeb68e5b3",
+    "best_bids.csv": "e90a557df6fda463ce894b07b4465c99ec919ad42b3855b4635e49d87db03bae",
+    "by_position.csv": "cbaa70cec86bbe591da5deb0afeef2b910f54136b37b983577dfe595324b683d",
     "misere_features.csv": "13d1f3501cc64c710dc5783bb6e3d3e93c2b0566be95803183a0c8c0e2fd5009",
     "run.json": "86e28e110626a0869684a72a6af2002800becf4e03f04bbdf9e3fb626dd5d289",
     "shape_frequencies.csv": "174491952add40c3c4a18aaf21ab21176c7f34537e62eabf8e4c61adb72701ce",
-    "summary.csv": "3c57dfe456a3200840e485c6c8817f64ef3a7fc295517ed812c723e435bca2a5",
+    "summary.csv": "8d057381bed231b3377b8c31fb769638f57cc177fbee298b8c59fb060a2438f2",
 }
 
 

@@ -271,12 +271,13 @@ def ev_strategy(estimate, min_ev=0.0, **thresholds) -> ExpectedValueStrategy:
 
 
 def test_outcome_values_are_the_exact_settlement_with_the_pool():
-    """R24, R28, R29: made 8 wins 3 x 25 and the pool; 6 tricks fail it by 2: 3 x 35 and the
-    pool doubled (E1); a made 5 is conceded and saves the pool; LS made is 3 x 80 + pool."""
+    """R24, R28-R30: made 8 wins 3 x 25 and the pool less the re-ante; 6 tricks fail it by
+    2: 3 x 35 and the pool doubled (E1); a made 5 is conceded and saves the pool; LS made is
+    3 x 80 + pool - 10."""
     eight = outcome_values("8", Fraction(40))
-    assert eight[8] == 75 + 40 and eight[13] == 75 + 40 and eight[6] == -105 - 40
+    assert eight[8] == 75 + 40 - 10 and eight[13] == 75 + 40 - 10 and eight[6] == -105 - 40
     assert outcome_values("5", Fraction(40))[5] == 30
-    assert list(outcome_values("LS", Fraction(40))) == [-280, 280]
+    assert list(outcome_values("LS", Fraction(40))) == [-280, 270]
 
 
 @given(view=views())
