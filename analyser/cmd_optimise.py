@@ -164,7 +164,10 @@ ACCEPT_TEXT = "2 standard errors"
 def build_report(path, field, best, search, rounds, parameters, command: str,
                  seed: int) -> Path:
     """Write the optimisation report (self-contained HTML) to `path`; return it."""
+    import pandas as pd
+
     from analyser import store
+    from analyser.contracts import LADDER
     from analyser.optimise import (
         NUMBERS_KEY,
         contract_regions,
@@ -172,9 +175,6 @@ def build_report(path, field, best, search, rounds, parameters, command: str,
         sample_hands,
         value_text,
     )
-    from analyser.contracts import LADDER
-    import pandas as pd
-
     from reports import charts_optimise as charts
     from reports.charts import png
     from reports.html import Image, Params, Section, Table, Text, render_page
@@ -187,8 +187,10 @@ def build_report(path, field, best, search, rounds, parameters, command: str,
         Section("The search", [
             Params([("field", f"{field.name} [{rounds.iloc[0]['field']}]"),
                     ("optimised", f"{best.name} [{final['best_response']}]"),
-                    ("rounds played", f"{len(rounds)} ({'stable' if final['stable'] else 'the last still moved'})"),
-                    ("sessions per round", f"{int(final['sessions']):,} (x 4 seats x 12 hands per candidate)"),
+                    ("rounds played", f"{len(rounds)} ("
+                     f"{'stable' if final['stable'] else 'the last still moved'})"),
+                    ("sessions per round", f"{int(final['sessions']):,} (x 4 seats x 12 "
+                                           "hands per candidate)"),
                     ("acceptance", f"mean paired improvement over the incumbent > {ACCEPT_TEXT}"),
                     ("command", command),
                     ("report written", datetime.datetime.now(datetime.UTC).strftime(

@@ -38,7 +38,13 @@ from analyser.features import high_card_points, honour_counts, misere_danger, su
 from analyser.ledger import START_BALANCE
 from analyser.session import HANDS, SEAT_COLUMNS, SessionConfig, Table, map_chunks, play_session
 from analyser.stats import mean_and_stderr
-from analyser.strategy import EXPECTED_VALUE, NUMBERS_KEY, CallView
+from analyser.strategy import (
+    EXPECTED_VALUE,
+    NUMBERS_KEY,
+    THRESHOLD,
+    CallView,
+    ExpectedValueStrategy,
+)
 
 PARAMETERS = (NUMBERS_KEY, *MISERE_CONTRACTS)  # searched in this order
 NEVER = None  # a parameter value: the contract is never bid (no threshold)
@@ -85,10 +91,11 @@ def profile_text(strategy, parameters=PARAMETERS) -> str:
 
 def strategy_toml(strategy, description: str) -> str:
     """A strategy file (docs/strategies.md) holding `strategy`, loadable by load_strategy."""
+    family = strategy_family(strategy)
     lines = [f"name = {_toml_string(strategy.name)}",
              f"description = {_toml_string(description)}",
-             f"family = {_toml_string('ev' if strategy_family(strategy) == EXPECTED_VALUE else 'threshold')}"]
-    if strategy_family(strategy) == EXPECTED_VALUE:
+             f"family = {_toml_string(family)}"]
+    if family == EXPECTED_VALUE:
         lines.append(f"min_ev = {strategy.min_ev!r}")
     lines += ["", "[thresholds]"]
     numbers = parameter_value(strategy, NUMBERS_KEY)
@@ -103,7 +110,7 @@ def strategy_toml(strategy, description: str) -> str:
 
 def strategy_family(strategy) -> str:
     """"ev" for the expected-value family, else "threshold" (analyser.strategy)."""
-    return EXPECTED_VALUE if hasattr(strategy, "min_ev") else "threshold"
+    return EXPECTED_VALUE if isinstance(strategy, ExpectedValueStrategy) else THRESHOLD
 
 
 def _toml_string(text: str) -> str:
@@ -323,7 +330,7 @@ def opening_calls(strategy, masks, preferences) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-DANGER_BINS = (0, 5, 10, 15, 20, 25, 30, 40, 50, 1000)
+DANGER_BINS = (0, 3, 6, 10, 15, 20, 30, 40, 1000)
 TRICK_BINS = tuple(range(0, 12)) + (14,)
 LONGEST_BINS = (4, 5, 6, 7, 8, 14)
 

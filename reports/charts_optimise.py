@@ -22,7 +22,7 @@ def _heatmap(ax, table, xlabel: str, ylabel: str):
     cmap = image.get_cmap()
     for (i, j), v in np.ndenumerate(values):
         if np.isfinite(v):
-            ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=CELL_FONT,
+            ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=CELL_FONT - 1,
                     color=text_colour(cmap(v)))
         else:
             ax.text(j, i, "·", ha="center", va="center", fontsize=CELL_FONT, color="0.5")
@@ -37,14 +37,14 @@ def region_chart(field_table, best_table, title: str, xlabel: str, ylabel: str,
                  names=("field", "optimised")) -> Figure:
     """Where the field and the optimised strategy open a contract: two heatmaps side by
     side over the same hand-feature cells, each cell the share of sampled hands in it
-    whose opening call is the contract ("·": no hand in the cell)."""
+    whose opening call is the contract, written in percent ("·": no hand in the cell)."""
     fig = new_figure(WIDTH, 3.6)
     axes = fig.subplots(1, 2, sharey=True)
     image = None
     for ax, table, name in zip(axes, (field_table, best_table), names, strict=True):
         image = _heatmap(ax, table, xlabel, ylabel if ax is axes[0] else "")
         ax.set_title(name)
-    fig.colorbar(image, ax=list(axes), format=PERCENT, label="share of hands that bid it",
+    fig.colorbar(image, ax=list(axes), format=PERCENT, label="share of hands that bid it (%)",
                  shrink=0.9)
     fig.suptitle(title)
     return fig
