@@ -12,6 +12,7 @@ DEFAULT_SEED = 1
 DEFAULT_ROUNDS = 1
 MAX_ROUNDS = 20
 DEFAULT_OUT = "out/optimise"
+MAX_ROUND_SESSIONS = MAX_SESSIONS // MAX_ROUNDS  # all rounds' sessions within one session run
 REGION_HANDS = 1500  # sampled hands per strategy chart, each called at all four positions
 STRATEGY_FILE, SEARCH_FILE, ROUNDS_FILE = "strategy.toml", "search.csv", "rounds.csv"
 REPORT_FILE = "report.html"
@@ -41,7 +42,7 @@ sessions, until a round accepts nothing (a stable profile) or R rounds are done.
 
 Options:
   --field X        the field's strategy: a built-in name or a strategy file (required)
-  --sessions N     sessions per round, 2..{MAX_SESSIONS:,} (default {DEFAULT_SESSIONS}); each
+  --sessions N     sessions per round, 2..{MAX_ROUND_SESSIONS:,} (default {DEFAULT_SESSIONS}); each
                    candidate plays 4 x 12 hands per session
   --seed S         root seed, 0..2^63-1 (default {DEFAULT_SEED}); round r plays sessions
                    (r-1)N .. rN-1 of the seed's stream
@@ -77,7 +78,7 @@ def add_arguments(parser):
     parser.add_argument("--field", required=True, metavar="X",
                         help="the field's strategy: a built-in name or a file")
     parser.add_argument("--sessions", type=options.argument(options.count, "--sessions", 2,
-                                                            MAX_SESSIONS),
+                                                            MAX_ROUND_SESSIONS),
                         default=DEFAULT_SESSIONS, metavar="N",
                         help=f"sessions per round (default {DEFAULT_SESSIONS})")
     parser.add_argument("--seed", type=options.argument(options.seed, "--seed"),
@@ -120,6 +121,7 @@ def run(args) -> int:
     out = Path(args.out)
     store.check_writable(out)
     play = Play(seed=args.seed, play=args.play, concede=args.concede)
+    jit_notice.arm("session")  # the candidates play sessions: the session's kernels
     jit_notice.fire()
     best, search, rounds = optimise(field, play, args.sessions, args.rounds, parameters,
                                     jobs=args.jobs, notify=_print_round)

@@ -330,7 +330,7 @@ def opening_calls(strategy, masks, preferences) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-DANGER_BINS = (0, 3, 6, 10, 15, 20, 30, 40, 1000)
+DANGER_BINS = (0, 1, 2, 3, 4, 6, 10, 15, 25, 1000)
 TRICK_BINS = tuple(range(0, 12)) + (14,)
 LONGEST_BINS = (4, 5, 6, 7, 8, 14)
 
