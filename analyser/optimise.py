@@ -331,15 +331,22 @@ def opening_calls(strategy, masks, preferences) -> pd.DataFrame:
 
 
 DANGER_BINS = (0, 1, 2, 3, 4, 6, 10, 15, 25, 1000)
-TRICK_BINS = tuple(range(0, 12)) + (14,)
+TRICK_BINS = (0, 2, 3, 3.5, 4, 4.5, 5, 5.5, 6, 7, 8, 14)  # finest where numbers start
 LONGEST_BINS = (4, 5, 6, 7, 8, 14)
 
 
 def _bin_labels(edges) -> list[str]:
-    """"4", "5-9", .., and "50+" for the last bin (its upper edge is a mere bound)."""
+    """"4", "5-9" (whole-number features), "3.5-4" (the estimate's tricks), and "50+" for
+    the last bin (its upper edge is a mere bound)."""
     pairs = list(zip(edges[:-1], edges[1:], strict=True))
-    labels = [str(low) if high == low + 1 else f"{low}-{high - 1}" for low, high in pairs[:-1]]
-    return labels + [f"{pairs[-1][0]}+"]
+    whole = all(float(e).is_integer() for e in edges)
+    labels = []
+    for low, high in pairs[:-1]:
+        if not whole:
+            labels.append(f"{low:g}-{high:g}")
+        else:
+            labels.append(str(low) if high == low + 1 else f"{low}-{high - 1}")
+    return labels + [f"{pairs[-1][0]:g}+"]
 
 
 def region_table(calls: pd.DataFrame, contracts, x: str, x_edges, y: str,

@@ -60,10 +60,10 @@ def search_chart(search, parameters) -> Figure:
     offsets = np.linspace(-0.2, 0.2, len(rounds)) if len(rounds) > 1 else [0.0]
     for ax, parameter in zip(axes, parameters, strict=True):
         rows = search[search["parameter"] == parameter]
-        values = list(dict.fromkeys(rows["value"]))
+        values = sorted(set(rows["value"].astype(str)), key=_threshold_order)
         for offset, r, colour in zip(offsets, rounds, _colours(len(rounds)), strict=True):
             sel = rows[rows["round"] == r]
-            x = np.array([values.index(v) for v in sel["value"]]) + offset
+            x = np.array([values.index(str(v)) for v in sel["value"]]) + offset
             y = sel["gain"].to_numpy(dtype=float)
             err = 2 * sel["gain_se"].to_numpy(dtype=float)
             ax.errorbar(x, y, yerr=err, fmt="none", ecolor=colour, capsize=3, linewidth=1)
@@ -81,6 +81,14 @@ def search_chart(search, parameters) -> Figure:
     fig.suptitle("Gain over the field per session (units), ±2 standard errors, "
                  "with the other parameters at the incumbent's values")
     return fig
+
+
+def _threshold_order(value: str) -> float:
+    """Thresholds in rising order, "never" (no threshold) last."""
+    try:
+        return float(value)
+    except ValueError:
+        return float("inf")
 
 
 def _colours(n: int) -> list:
