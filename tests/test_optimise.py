@@ -172,6 +172,12 @@ def test_cli_writes_a_loadable_strategy_and_report(tmp_path, monkeypatch, capsys
     assert list(search["value"].astype(str)) == [optimise.value_text(v) for v in optimise.GRID]
     report = (out / "report.html").read_text()
     assert "The strategy chart" in report and "data:image/png;base64" in report
+    # deterministic from the seed, whatever --jobs
+    again = tmp_path / "again"
+    assert main(["optimise", "--field", "standard", "--sessions", "2", "--seed", "4",
+                 "--parameters", "LM", "--jobs", "2", "--out", str(again)]) == 0
+    for name in ("strategy.toml", "search.csv", "rounds.csv"):
+        assert (again / name).read_bytes() == (out / name).read_bytes()
 
 
 @pytest.mark.parametrize("argv, message", [
