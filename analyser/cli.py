@@ -15,7 +15,7 @@ from importlib import import_module
 from analyser import jit_notice
 from analyser.errors import UserError
 
-SUBCOMMANDS = ("run", "report", "hand", "shapes", "estimate", "session")
+SUBCOMMANDS = ("run", "report", "hand", "shapes", "estimate", "session", "optimise")
 
 
 class _Parser(argparse.ArgumentParser):
