@@ -121,7 +121,6 @@ def run(args) -> int:
     out = Path(args.out)
     store.check_writable(out)
     play = Play(seed=args.seed, play=args.play, concede=args.concede)
-    jit_notice.arm("session")  # the candidates play sessions: the session's kernels
     jit_notice.fire()
     best, search, rounds = optimise(field, play, args.sessions, args.rounds, parameters,
                                     jobs=args.jobs, notify=_print_round)

@@ -25,6 +25,9 @@ KERNEL_MODULES = {
     "hand real": ("dealing", "dd/batch") + REAL_PLAY_MODULES,
     "shapes": ("dealing",),
     "session": ("dealing", "dd/batch", "partout"),
+    "session real": ("dealing", "dd/batch", "partout") + REAL_PLAY_MODULES,
+    "optimise": ("dealing", "dd/batch", "partout"),
+    "optimise real": ("dealing", "dd/batch", "partout") + REAL_PLAY_MODULES,
 }
 
 _armed: str | None = None

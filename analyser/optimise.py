@@ -30,13 +30,14 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from analyser import backends
 from analyser.auction import PASS, Auction
 from analyser.constants import DEFAULT_POOL, SEATS
 from analyser.contracts import MISERE_CONTRACTS, NUMERIC_CONTRACTS, contract_of
 from analyser.errors import UserError
 from analyser.features import high_card_points, honour_counts, misere_danger, suit_lengths
 from analyser.ledger import START_BALANCE
-from analyser.session import HANDS, SEAT_COLUMNS, SessionConfig, Table, map_chunks, play_session
+from analyser.session import HANDS, SEAT_COLUMNS, SessionConfig, Table, play_session
 from analyser.stats import mean_and_stderr
 from analyser.strategy import (
     EXPECTED_VALUE,
@@ -167,13 +168,13 @@ def _chunk_results(chunk, play, candidates, field):
 
 def evaluate(play: Play, candidates, field, sessions: range, jobs: int = 1):
     """`candidate_results` over `sessions`, cut into chunks played by `jobs` processes
-    (analyser.session.map_chunks); the results do not depend on `jobs`."""
+    (analyser.backends.run_chunks on joblib); the results do not depend on `jobs`."""
     n = max(1, min(jobs, len(sessions)))
     bounds = np.linspace(sessions.start, sessions.stop, n + 1).round().astype(int)
     chunks = [range(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
     work = functools.partial(_chunk_results, play=play, candidates=list(candidates),
                              field=field)
-    parts = dict(map_chunks(work, chunks, jobs))
+    parts = dict(backends.run_chunks(work, chunks, jobs=jobs))
     return [sum((parts[c.start][i] for c in chunks), []) for i in range(len(candidates))]
 
 
