@@ -40,6 +40,27 @@ def _parameters(config: SessionConfig, stats: dict) -> Section:
     return Section("The run", [Params(items)])
 
 
+def _calibration(config: SessionConfig) -> Section:
+    """The estimate behind the strategies' thresholds: its calibration on held-out hands."""
+    from analyser import estimate as estimates
+    from reports.charts_strategy import calibration_chart
+
+    fitted = (estimates.load(config.model) if config.model is not None
+              else estimates.default_estimate())
+    source = fitted.source
+    where = config.model or "the estimate shipped with the package (docs/strategies.md)"
+    deals = source.get("deals")
+    fitted_on = f", fitted on {deals:,} double-dummy deals" if isinstance(deals, int) else ""
+    return Section("The estimate the strategies use", [
+        Text(f"P(make) of each contract is estimated from hand features and position by "
+             f"{where}{fitted_on}; below, "
+             "its predictions against the observed make rate on the held-out hands, bin by "
+             "bin (numbers 5-13 pooled), with 95% intervals."),
+        Image(png(calibration_chart(estimates.calibration_summary(fitted.calibration))),
+              "calibration: predicted against observed P(make)"),
+    ])
+
+
 def build_session_report(out, names) -> Path:
     """Write DIR/report.html from DIR's stored rows; return its path."""
     out = Path(out)
@@ -93,6 +114,7 @@ def build_session_report(out, names) -> Path:
                                           list(pools["p90_pool"]))),
                   "mean pool after each hand"),
         ]),
+        _calibration(config),
     ]
     intro = [Text("Whole sessions of Boston played by bidding strategies against each other, "
                   "compared duplicate-style on the same cards (docs/sessions.md).")]
