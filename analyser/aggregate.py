@@ -282,19 +282,34 @@ def _feature_columns(kinds: list) -> list:
         f"{k}_{stat}" for k in kinds for stat in ("rate", "ci_low", "ci_high")]
 
 
-def best_bids(summary_table: pd.DataFrame) -> pd.DataFrame:
+def shape_pass_values(hands: pd.DataFrame, table=None) -> dict:
+    """Per shape (and "all"), the mean pass value of its hands: what a hand that passes
+    gains on average, by its position and high-card points (analyser.pass_value, measured
+    in simulated sessions; `table` a PassValueTable, default the shipped one)."""
+    from analyser import pass_value
+
+    table = table or pass_value.default_table()
+    hands = _with_derived(hands)
+    values = pd.Series(table.values(hands["position"], hands["hcp"]), index=hands.index)
+    return {shape: float(sum(values[group.index], Fraction(0)) / len(group))
+            for shape, group in _shape_groups(hands)}
+
+
+def best_bids(summary_table: pd.DataFrame, pass_values: dict | None = None) -> pd.DataFrame:
     """Per shape, the contract with the highest expected value including the pool term.
 
     `best_bid` chooses among the numeric contracts in the natural trump, LM and GM (what a
     declarer can choose from its own hand); `best_bid_upper` also admits the double-dummy
-    best trump and the spreads, whose double-dummy verdicts are upper bounds. A negative
-    best value means passing (worth 0 here, the partout R26 aside) is better: `advice`.
+    best trump and the spreads, whose double-dummy verdicts are upper bounds. `advice` is
+    "pass" when passing is worth more than the best bid: its `pass_value`, the shape's mean
+    from `pass_values` (shape_pass_values), or 0 when none is given.
     """
     rows = []
     for shape, group in summary_table.groupby("shape", sort=False):
         real = group[(group["trump"] == NATURAL) | group["contract"].isin(["LM", "GM"])]
         best = real.loc[real["ev_total"].idxmax()]
         upper = group.loc[group["ev_total"].idxmax()]
+        passing = (pass_values or {}).get(shape, 0.0)
         rows.append({
             "shape": shape,
             "hands": int(group["hands"].iloc[0]),
@@ -303,7 +318,8 @@ def best_bids(summary_table: pd.DataFrame) -> pd.DataFrame:
             "best_trump": best["trump"],
             "best_ev_total": float(best["ev_total"]),
             "best_made_rate": float(best["made_rate"]),
-            "advice": best["contract"] if best["ev_total"] > 0 else "pass",
+            "pass_value": passing,
+            "advice": best["contract"] if best["ev_total"] > passing else "pass",
             "best_bid_upper": upper["contract"],
             "best_trump_upper": upper["trump"],
             "best_ev_upper": float(upper["ev_total"]),
@@ -394,7 +410,7 @@ def aggregate(hands: pd.DataFrame, pool: int = DEFAULT_POOL) -> dict[str, pd.Dat
         "summary": table,
         "by_position": by_position(hands, pool),
         "misere_features": misere_features(hands),
-        "best_bids": best_bids(table),
+        "best_bids": best_bids(table, shape_pass_values(hands)),
     }
     if has_real_play(hands):
         tables["real_vs_dd"] = real_vs_dd(hands, pool)

@@ -231,23 +231,27 @@ def _section_heatmap(summary: pd.DataFrame) -> Section:
 
 def _section_best_bids(best: pd.DataFrame) -> Section:
     shown = best[["shape", "hands", "shape_share", "best_bid", "best_made_rate",
-                  "best_ev_total", "advice", "best_bid_upper", "best_trump_upper",
-                  "best_ev_upper"]].rename(columns={
+                  "best_ev_total", "pass_value", "advice", "best_bid_upper",
+                  "best_trump_upper", "best_ev_upper"]].rename(columns={
                       "shape_share": "share of hands", "best_bid": "best bid",
                       "best_made_rate": "made rate", "best_ev_total": "expected result",
+                      "pass_value": "pass value",
                       "best_bid_upper": "best bid (upper bound)",
                       "best_trump_upper": "its trump", "best_ev_upper": "its expected result"})
     return Section("The best bid for each shape", [
         Text(
             "For each shape, the contract with the highest expected result for the declarer "
             "(payments from the three opponents plus the pool term), among the numbers in the "
-            "declarer's own trump and the two misères. 'Advice' is 'pass' when even the best "
-            "bid loses on average (passing is counted as 0; misère partout is not modelled "
-            "here). The upper-bound columns also allow the double-dummy best trump and the "
-            "spreads, which no real declarer can count on."
+            "declarer's own trump and the two misères. 'Advice' is 'pass' when passing is "
+            "worth more than the best bid: 'pass value' is the mean, over the shape's hands, "
+            "of what a hand of its position and high-card points gains when another player "
+            "declares or in misère partout, as measured in simulated 12-hand sessions "
+            "(docs/pass_value.md). The upper-bound columns also allow the double-dummy best "
+            "trump and the spreads, which no real declarer can count on."
         ),
         Table(shown, {"share of hands": "{:.2%}", "made rate": "{:.1%}",
-                      "expected result": "{:+.1f}", "its expected result": "{:+.1f}"}),
+                      "expected result": "{:+.1f}", "pass value": "{:+.1f}",
+                      "its expected result": "{:+.1f}"}),
     ])
 
 

@@ -54,7 +54,9 @@ Output in DIR (--out):
                              pool_term), and *_exact fractions
   by_position.csv/.parquet   the same per position relative to the leader
   misere_features.csv/...    little/grand misère make rate against hand features
-  best_bids.csv/...          the bid with the best expected value per shape
+  best_bids.csv/...          the bid with the best expected value per shape, beside the
+                             shape's pass value (what passing gains, measured in
+                             sessions: docs/pass_value.md) and the advice
   real_vs_dd.csv/...         --play real only: made rate and expected result per shape
                              and contract kind, double-dummy beside real play; the
                              summary and by_position tables gain real_* columns, and

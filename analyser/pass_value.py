@@ -248,18 +248,33 @@ class PassValueTable:
         """The pass value of `hand` (a card mask) at `position` (0..3 from the dealer's
         left): its position and hcp bin when that cell holds MIN_HANDS seat-hands, else its
         position's."""
-        t = self.table[self.table["scope"] == "pass"]
         hcp = high_card_points(honour_counts(np.array([hand], dtype=np.uint64)))
-        b = int(feature_bin(LOOKUP_FEATURE, hcp)[0])
+        row = self._row(position, int(feature_bin(LOOKUP_FEATURE, hcp)[0]))
+        return PassValue(Fraction(row["mean_exact"]), float(row["stderr"]), int(row["hands"]),
+                         position, str(row["feature"]), str(row["bin_label"]), self.describe())
+
+    def values(self, positions, hcps) -> np.ndarray:
+        """The exact pass value (Fraction) of each hand given by its position and high-card
+        points, as `lookup` gives it."""
+        bins = feature_bin(LOOKUP_FEATURE, np.asarray(hcps))
+        cells = {}
+        out = np.empty(len(bins), dtype=object)
+        for i, key in enumerate(zip(np.asarray(positions).tolist(), bins.tolist(), strict=True)):
+            if key not in cells:
+                cells[key] = Fraction(self._row(*key)["mean_exact"])
+            out[i] = cells[key]
+        return out
+
+    def _row(self, position: int, b: int):
+        """The cell used for position `position` and hcp bin `b` (`lookup`)."""
+        t = self.table[self.table["scope"] == "pass"]
         cell = t[(t["feature"] == LOOKUP_FEATURE) & (t["position"] == position)
                  & (t["bin"] == b)]
         if cell.empty or int(cell["hands"].iloc[0]) < MIN_HANDS:
             cell = t[(t["feature"] == "all") & (t["position"] == position)]
         if cell.empty or int(cell["hands"].iloc[0]) == 0:
             raise UserError(f"{self.path} has no pass value for position {position}")
-        row = cell.iloc[0]
-        return PassValue(Fraction(row["mean_exact"]), float(row["stderr"]), int(row["hands"]),
-                         position, str(row["feature"]), str(row["bin_label"]), self.describe())
+        return cell.iloc[0]
 
 
 def to_json(table: pd.DataFrame, source: dict) -> dict:

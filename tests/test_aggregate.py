@@ -154,6 +154,38 @@ def test_best_bid_is_the_highest_expected_result_among_real_choices():
         assert row.advice == (row.best_bid if row.best_ev_total > 0 else "pass")
 
 
+def test_best_bid_advice_weighs_the_pass_value_r26():
+    """'pass' when passing (another player declares, or partout, R26) is worth more than the
+    best bid: the shape's pass value is the mean of its hands' values by position and hcp
+    (analyser.pass_value's shipped table), exactly as `lookup` gives them one by one."""
+    from analyser import pass_value
+
+    hands = aggregate.add_derived_columns(random_hands(200, seed=9))
+    values = aggregate.shape_pass_values(hands)
+    cells = pass_value.default_table().table
+    cells = cells[cells["scope"] == "pass"]
+
+    def value(position, hcp):  # the position x hcp-bin cell, or the position's when thin
+        edges = aggregate.FEATURE_BINS["hcp"]
+        b = max(i for i in range(len(edges) - 1) if edges[i] <= hcp)
+        cell = cells[(cells["feature"] == "hcp") & (cells["position"] == position)
+                     & (cells["bin"] == b)]
+        if cell.empty or cell["hands"].iloc[0] < pass_value.MIN_HANDS:
+            cell = cells[(cells["feature"] == "all") & (cells["position"] == position)]
+        return Fraction(cell["mean_exact"].iloc[0])
+
+    one_by_one = [value(p, h) for p, h in zip(hands["position"], hands["hcp"], strict=True)]
+    assert values["all"] == pytest.approx(float(sum(one_by_one, Fraction(0)) / len(hands)))
+    summary_table = aggregate.summary(hands)
+    best = aggregate.best_bids(summary_table, values)
+    for row in best.itertuples(index=False):
+        assert row.pass_value == values[row.shape]
+        assert row.advice == (row.best_bid if row.best_ev_total > row.pass_value else "pass")
+    # a pass value above every bid's result turns every advice into "pass"
+    rich = aggregate.best_bids(summary_table, dict.fromkeys(values, 10_000.0))
+    assert set(rich["advice"]) == {"pass"}
+
+
 def test_r25_r30_misere_breakeven_with_the_reante():
     # Made and failed misères move the same amounts (R25) and the same pool (R28, R29), but
     # winning the only pool costs the re-ante of 10 (R30): break-even (3a + P) / (6a + 2P - 10)
