@@ -228,9 +228,9 @@ def build_report(path, field, best, search, rounds, parameters, command: str,
             labels = ("misère danger score (analyser/features.py; 0 = safest)", "position")
             title = f"{contract}: share of hands that open {contract}"
         blocks += [Text(line), Image(png(charts.region_chart(
-            regions["field"][contract], regions["best"][contract], title, *labels,
-            names=(f"field: {field.name} ({field_value})",
-                   f"optimised ({best_value})"))), title)]
+            [regions["field"][contract], regions["best"][contract]],
+            [f"field: {field.name} ({field_value})", f"optimised ({best_value})"],
+            title, *labels)), title)]
     sections.append(Section("The strategy chart", blocks))
     contracts = [c for c in LADDER if c in field.thresholds or c in best.thresholds]
     sections.append(Section("The thresholds", [

@@ -144,7 +144,7 @@ def run(args) -> int:
     stats = run_sessions(out, config, strategies, jobs=jobs, force=args.force,
                          progress=sys.stderr.isatty(), notify=_note, backend=args.backend,
                          scheduler=args.scheduler)
-    report = build_session_report(out, [s.name for s in strategies])
+    report = build_session_report(out, strategies)
     resumed = (f", {stats['chunks_resumed']} chunks resumed" if stats["chunks_resumed"]
                else "")
     print(f"{config.sessions} sessions x {config.rotations} rotation(s) = {stats['hands']} "

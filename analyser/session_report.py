@@ -61,8 +61,40 @@ def _calibration(config: SessionConfig) -> Section:
     ])
 
 
-def build_session_report(out, names) -> Path:
-    """Write DIR/report.html from DIR's stored rows; return its path."""
+REGION_HANDS = 600  # sampled hands per strategy chart, each called at all four positions
+
+
+def _strategy_chart(config: SessionConfig, strategies) -> Section:
+    """Where each strategy of the run opens little misère and the numbers: the strategy
+    chart of analyser/optimise.py, one panel per strategy."""
+    from analyser.optimise import NUMBERS_KEY, contract_regions, sample_hands
+    from reports.charts_optimise import region_chart
+
+    masks, preferences = sample_hands(REGION_HANDS, config.seed)
+    regions = [contract_regions(s, masks, preferences) for s in strategies]
+    names = [s.name for s in strategies]
+    charts_ = [
+        ("LM", "Little misère: share of hands that open LM",
+         ("misère danger score (0 = safest)", "position")),
+        (NUMBERS_KEY, "Numbers 5..13: share of hands that open a number",
+         ("estimated tricks in the best trump", "longest suit")),
+    ]
+    blocks = [Text(f"Each strategy's own call for {REGION_HANDS:,} sampled hands (seed "
+                   f"{config.seed}; a third uniform, a third weighted to low cards, a third to "
+                   "high cards) at each position as the auction opens, the earlier seats "
+                   "having passed (R13); each cell the share of its hands that open the "
+                   "contract. `boston-analyser optimise` searches for better thresholds "
+                   "(docs/optimise.md).", note=True)]
+    for key, title, labels in charts_:
+        blocks.append(Image(png(region_chart([r[key] for r in regions], names, title,
+                                             *labels)), title))
+    return Section("Where each strategy bids", blocks)
+
+
+def build_session_report(out, strategies) -> Path:
+    """Write DIR/report.html from DIR's stored rows and the run's strategy objects; return
+    its path."""
+    names = [s.name for s in strategies]
     out = Path(out)
     config = SessionConfig.from_dict(store.load_config(out))
     rows = read_rows(out, config)
@@ -115,6 +147,7 @@ def build_session_report(out, names) -> Path:
                   "mean pool after each hand"),
         ]),
         _calibration(config),
+        _strategy_chart(config, strategies),
     ]
     intro = [Text("Whole sessions of Boston played by bidding strategies against each other, "
                   "compared duplicate-style on the same cards (docs/sessions.md).")]

@@ -33,17 +33,20 @@ def _heatmap(ax, table, xlabel: str, ylabel: str):
     return image
 
 
-def region_chart(field_table, best_table, title: str, xlabel: str, ylabel: str,
-                 names=("field", "optimised")) -> Figure:
-    """Where the field and the optimised strategy open a contract: two heatmaps side by
-    side over the same hand-feature cells, each cell the share of sampled hands in it
-    whose opening call is the contract, written in percent ("·": no hand in the cell)."""
-    fig = new_figure(WIDTH, 3.6)
-    axes = fig.subplots(1, 2, sharey=True)
+def region_chart(tables, names, title: str, xlabel: str, ylabel: str) -> Figure:
+    """Where each strategy opens a contract: one heatmap per strategy side by side over the
+    same hand-feature cells (`tables`, titled by `names`), each cell the share of sampled
+    hands in it whose opening call is the contract, written in percent ("·": no hand in
+    the cell)."""
+    n = len(tables)
+    fig = new_figure(WIDTH, 3.6 if n <= 2 else 3.9)
+    axes = np.atleast_1d(fig.subplots(1, n, sharey=True, squeeze=False)[0])
     image = None
-    for ax, table, name in zip(axes, (field_table, best_table), names, strict=True):
+    for ax, table, name in zip(axes, tables, names, strict=True):
         image = _heatmap(ax, table, xlabel, ylabel if ax is axes[0] else "")
-        ax.set_title(name)
+        ax.set_title(name, **({"fontsize": 9} if n > 2 else {}))
+        if n > 2:  # narrower panels: slanted bin labels stay apart
+            ax.tick_params(axis="x", labelrotation=60, labelsize=8)
     fig.colorbar(image, ax=list(axes), format=PERCENT, label="share of hands that bid it (%)",
                  shrink=0.9)
     fig.suptitle(title)

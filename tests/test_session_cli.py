@@ -32,7 +32,9 @@ def test_outputs_are_written(one_job):
         assert (one_job / name).is_file(), name
     assert len(list((one_job / store.HANDS_DIR).glob("part-*.parquet"))) == 3
     html = (one_job / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 5 and "cautious" in html
+    assert html.count("data:image/png;base64,") == 7 and "cautious" in html
+    # the strategy chart: where each strategy opens little misère and the numbers
+    assert "Where each strategy bids" in html
     # the estimate behind the strategies' thresholds, its calibration on held-out hands
     assert "The estimate the strategies use" in html and "calibration" in html
 
