@@ -85,8 +85,8 @@ def run(quick: bool, deals: int | None = None) -> str:
     results = measure(n)
     lines = [
         f"{n} random full deals per kind (seed {SEED}), declarer seats in turn, North on "
-        "lead, default settings; one thread per hand, two workers side by side "
-        f"(load average {load:.1f} at the start).",
+        "lead, default settings; one thread per hand, two workers side by side; CPU seconds "
+        f"of each hand's process, its wall time beside (load average {load:.1f} at the start).",
         "",
         "| kind | hands | made | mean s | p50 s | p90 s | p99 s | max s | target (mean) | "
         "mean wall s |",
