@@ -5,6 +5,7 @@ import datetime
 from pathlib import Path
 
 from analyser import options
+from analyser.cmd_session import add_play_arguments
 from analyser.session import CONCESSIONS, MAX_SESSIONS, PLAY_MODES
 
 DEFAULT_SESSIONS = 30
@@ -89,12 +90,7 @@ def add_arguments(parser):
                         help=f"rounds of best response (default {DEFAULT_ROUNDS})")
     parser.add_argument("--parameters", type=_parameters, default=None, metavar="P",
                         help="comma-separated parameters to search (default all)")
-    parser.add_argument("--play", choices=PLAY_MODES, default="dd",
-                        help="play mode (default dd)")
-    parser.add_argument("--concede", choices=CONCESSIONS, default="made",
-                        help="the defenders' concession rule at 5 or 6 (R28; default made)")
-    parser.add_argument("--model", default=None, metavar="DIR",
-                        help="trick estimate for the strategies (default: the shipped one)")
+    add_play_arguments(parser)
     parser.add_argument("--jobs", type=options.argument(options.count, "--jobs", 1, 1024),
                         default=1, metavar="J", help="worker processes (default 1)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",

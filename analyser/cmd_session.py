@@ -73,6 +73,17 @@ docs/sessions.md describes every column and rule.
 """
 
 
+def add_play_arguments(parser):
+    """--play, --concede and --model: how a session's hands are played and bid (also
+    `optimise`'s, whose candidates play sessions)."""
+    parser.add_argument("--play", choices=PLAY_MODES, default="dd",
+                        help="play mode (default dd)")
+    parser.add_argument("--concede", choices=CONCESSIONS, default="made",
+                        help="the defenders' concession rule at 5 or 6 (R28; default made)")
+    parser.add_argument("--model", default=None, metavar="DIR",
+                        help="trick estimate for the strategies (default: the shipped one)")
+
+
 def add_arguments(parser):
     """Options of `session`, each checked as it is parsed (one line, exit 2)."""
     parser.add_argument("--sessions", type=options.argument(options.count, "--sessions", 1,
@@ -83,14 +94,9 @@ def add_arguments(parser):
                         default=DEFAULT_SEED, metavar="S", help="root seed (default 1)")
     parser.add_argument("--strategy", action="append", required=True, metavar="X",
                         help="a strategy name or file (repeat for up to four)")
-    parser.add_argument("--play", choices=PLAY_MODES, default="dd",
-                        help="play mode (default dd)")
+    add_play_arguments(parser)
     parser.add_argument("--deal-model", choices=SESSION_DEAL_MODELS, default="random",
                         help="R4 deal model (default random)")
-    parser.add_argument("--concede", choices=CONCESSIONS, default="made",
-                        help="the defenders' concession rule at 5 or 6 (R28; default made)")
-    parser.add_argument("--model", default=None, metavar="DIR",
-                        help="trick estimate for the strategies (default: the shipped one)")
     parser.add_argument("--jobs", type=options.argument(options.count, "--jobs", 1, 1024),
                         default=None, metavar="J", help="worker processes (default: cores)")
     parser.add_argument("--chunk", type=options.argument(options.count, "--chunk", 1,
