@@ -75,7 +75,7 @@ def parameter_value(strategy, parameter: str):
 
 
 def with_parameter(strategy, parameter: str, value, name: str):
-    """A copy of `strategy` (same family, estimate and min_ev) named `name`, with
+    """A copy of `strategy` (same family, estimate, min_ev and pass value) named `name`, with
     `parameter` set to `value`: "numbers" sets every number 5..13; NEVER removes it."""
     thresholds = dict(strategy.thresholds)
     for contract in (NUMERIC_CONTRACTS if parameter == NUMBERS_KEY else (parameter,)):
@@ -98,6 +98,8 @@ def strategy_toml(strategy, description: str) -> str:
              f"family = {_toml_string(family)}"]
     if family == EXPECTED_VALUE:
         lines.append(f"min_ev = {strategy.min_ev!r}")
+        if isinstance(strategy.pass_value, float):
+            lines.append(f"pass_value = {strategy.pass_value!r}")
     lines += ["", "[thresholds]"]
     numbers = parameter_value(strategy, NUMBERS_KEY)
     for contract, threshold in strategy.thresholds.items():

@@ -257,13 +257,25 @@ class PassValueTable:
         """The exact pass value (Fraction) of each hand given by its position and high-card
         points, as `lookup` gives it."""
         bins = feature_bin(LOOKUP_FEATURE, np.asarray(hcps))
-        cells = {}
         out = np.empty(len(bins), dtype=object)
         for i, key in enumerate(zip(np.asarray(positions).tolist(), bins.tolist(), strict=True)):
-            if key not in cells:
-                cells[key] = Fraction(self._row(*key)["mean_exact"])
-            out[i] = cells[key]
+            out[i] = self._value(*key)
         return out
+
+    def value_of(self, position: int, hand: int) -> Fraction:
+        """`lookup(position, hand).value`, from the cells already read (strategies ask for
+        it at every call of an auction)."""
+        hcp = high_card_points(honour_counts(np.array([hand], dtype=np.uint64)))
+        return self._value(position, int(feature_bin(LOOKUP_FEATURE, hcp)[0]))
+
+    @functools.cached_property
+    def _values(self) -> dict:
+        return {}  # (position, hcp bin) -> the exact value used for it
+
+    def _value(self, position: int, b: int) -> Fraction:
+        if (position, b) not in self._values:
+            self._values[position, b] = Fraction(self._row(position, b)["mean_exact"])
+        return self._values[position, b]
 
     def _row(self, position: int, b: int):
         """The cell used for position `position` and hcp bin `b` (`lookup`)."""

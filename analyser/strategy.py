@@ -20,8 +20,11 @@ contract bid on the same view.
 The expected-value family (`ExpectedValueStrategy`): among the same qualifying legal bids
 (every contract qualifies when the file has no thresholds), it bids the one with the best
 expected result for the declarer at the active pool, payments and pool term (R24-R30,
-analyser.payments) over the estimated trick distribution, if that beats passing (counted
-as 0) by more than `min_ev` units; else it passes.
+analyser.payments) over the estimated trick distribution, if that beats passing by more
+than `min_ev` units; else it passes. Passing is worth the hand's pass value (the shipped
+table of analyser/pass_value.py, by position and high-card points: what a seat that does
+not declare wins or loses as a defender or in partout, R24-R26, R30), or a fixed number of
+units given as `pass_value` in the file (0 judges each bid alone).
 """
 
 import functools
@@ -37,6 +40,7 @@ from typing import Protocol
 import numpy as np
 
 from analyser import estimate as estimates
+from analyser import pass_value as pass_values
 from analyser import payments
 from analyser.auction import PASS
 from analyser.constants import DEFAULT_POOL
@@ -87,7 +91,8 @@ BUILTINS = ("cautious", "standard", "bold")
 THRESHOLD, EXPECTED_VALUE = "threshold", "ev"
 FAMILIES = (THRESHOLD, EXPECTED_VALUE)
 NUMBERS_KEY = "numbers"  # one threshold for every number 5..13 not listed on its own
-TOP_KEYS = ("name", "description", "family", "thresholds", "min_ev")
+TOP_KEYS = ("name", "description", "family", "thresholds", "min_ev", "pass_value")
+PASS_TABLE = "table"  # `pass_value = "table"`: the shipped pass-value table (the default)
 THRESHOLD_KEYS = (NUMBERS_KEY, *NUMERIC_CONTRACTS, *MISERE_CONTRACTS)
 
 
@@ -157,7 +162,15 @@ def outcome_values(contract: str, pool: Fraction) -> np.ndarray:
 class ExpectedValueStrategy(ThresholdStrategy):
     """Bid the qualifying legal bid with the best expected result, if it beats passing."""
 
-    min_ev: float = 0.0  # units the expected result must exceed passing (0) by
+    min_ev: float = 0.0  # units the expected result must exceed passing by
+    # what passing is worth: a pass_value.PassValueTable (by position and hcp), or units
+    pass_value: object = PASS_TABLE
+
+    def passing(self, hand: int, position: int) -> float:
+        """What passing is worth to `hand` at `position` (0..3 from the dealer's left)."""
+        if not isinstance(self.pass_value, pass_values.PassValueTable):
+            return float(self.pass_value)
+        return float(self.pass_value.value_of(position, hand))
 
     def expected_values(self, hand: int, position: int, contract: str, trumps,
                         pool) -> np.ndarray:
@@ -171,7 +184,7 @@ class ExpectedValueStrategy(ThresholdStrategy):
 
     def call(self, view: CallView) -> str:
         """The qualifying legal bid of the best expected result (the cheaper on a tie) if it
-        exceeds `min_ev`, else pass."""
+        exceeds passing's value by more than `min_ev`, else pass."""
         best = None  # (expected result, bid)
         for bid in view.legal:
             if bid == PASS:
@@ -185,7 +198,9 @@ class ExpectedValueStrategy(ThresholdStrategy):
                                                view.pool).max())
             if best is None or value > best[0]:
                 best = (value, bid)
-        return best[1] if best is not None and best[0] > self.min_ev else PASS
+        if best is None or best[0] <= self.passing(view.hand, view.position) + self.min_ev:
+            return PASS
+        return best[1]
 
     def name_trump(self, hand: int, bid: str, first_preference: int,
                    plain_bid_trump: str = "any", position: int = 0,
@@ -225,8 +240,9 @@ def parse_strategy(data, where: str, estimate=None, default_name: str = "") -> T
     family = data.get("family", THRESHOLD)
     if family not in FAMILIES:
         raise _field_error(where, "family", f"{family!r} is not one of {', '.join(FAMILIES)}")
-    if family == THRESHOLD and "min_ev" in data:
-        raise _field_error(where, "min_ev", f"only the {EXPECTED_VALUE!r} family takes it")
+    for key in ("min_ev", "pass_value"):
+        if family == THRESHOLD and key in data:
+            raise _field_error(where, key, f"only the {EXPECTED_VALUE!r} family takes it")
     if family == THRESHOLD and "thresholds" not in data:
         raise _field_error(where, "thresholds", "missing (a table of contract = threshold)")
     # the ev family without thresholds weighs every contract (threshold 0)
@@ -257,7 +273,16 @@ def parse_strategy(data, where: str, estimate=None, default_name: str = "") -> T
     if isinstance(min_ev, bool) or not isinstance(min_ev, (int, float)) or not math.isfinite(
             min_ev):
         raise _field_error(where, "min_ev", f"must be a number of units, got {min_ev!r}")
-    return ExpectedValueStrategy(**common, min_ev=float(min_ev))
+    passing = data.get("pass_value", PASS_TABLE)
+    if passing == PASS_TABLE:
+        passing = pass_values.default_table()
+    elif isinstance(passing, bool) or not isinstance(passing, (int, float)) or not math.isfinite(
+            passing):
+        raise _field_error(where, "pass_value", f"must be {PASS_TABLE!r} or a number of units, "
+                           f"got {passing!r}")
+    else:
+        passing = float(passing)
+    return ExpectedValueStrategy(**common, min_ev=float(min_ev), pass_value=passing)
 
 
 def read_strategy_file(path) -> dict:

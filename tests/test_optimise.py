@@ -98,6 +98,10 @@ def test_with_parameter_and_toml_round_trip(tmp_path):
     loaded = load_strategy(path)
     assert type(loaded) is type(ev) and loaded.min_ev == 5
     assert loaded.thresholds == {**ev.thresholds, "LM": 0.45}
+    assert loaded.pass_value is ev.pass_value  # the shipped table, left implicit
+    fixed = parse_strategy({"family": "ev", "pass_value": -3}, "ev", default_name="fixed")
+    path.write_text(optimise.strategy_toml(fixed, ""))
+    assert load_strategy(path).pass_value == -3.0
 
 
 def test_field_against_itself_breaks_even_exactly_and_results_are_deterministic():

@@ -212,6 +212,9 @@ def test_model_may_be_an_estimate_file(tmp_path, synthetic):
     ('family = "best"\n[thresholds]\nLM = 0.5\n', ":family: 'best' is not one of threshold, ev"),
     ('min_ev = 5\n[thresholds]\nLM = 0.5\n', ":min_ev: only the 'ev' family takes it"),
     ('family = "ev"\nmin_ev = "some"\n', ":min_ev: must be a number of units, got 'some'"),
+    ('pass_value = 0\n[thresholds]\nLM = 0.5\n', ":pass_value: only the 'ev' family takes it"),
+    ('family = "ev"\npass_value = "mine"\n', ":pass_value: must be 'table' or a number of "
+     "units, got 'mine'"),
     ('name = "x"\n', ":thresholds: missing"),
     ('thresholds = 0.5\n', ":thresholds: must be a non-empty table"),
     ('[thresholds\n', ": not valid TOML"),
@@ -264,8 +267,8 @@ def test_the_documented_example_file_reads_as_documented(tmp_path, synthetic):
     assert greedy.thresholds == {**{n: 0.3 for n in NUMERIC_CONTRACTS}, "LM": 0.3, "GM": 0.3}
 
 
-def ev_strategy(estimate, min_ev=0.0, **thresholds) -> ExpectedValueStrategy:
-    return parse_strategy({"family": "ev", "min_ev": min_ev,
+def ev_strategy(estimate, min_ev=0.0, pass_value="table", **thresholds) -> ExpectedValueStrategy:
+    return parse_strategy({"family": "ev", "min_ev": min_ev, "pass_value": pass_value,
                            **({"thresholds": thresholds} if thresholds else {})},
                           "ev.toml", estimate, "ev")
 
@@ -309,3 +312,25 @@ def test_the_ev_family_weighs_the_misere_rates_by_position(synthetic):
     assert strategy.call(view_after([], flat, dealer=3, first_preference=1)) == PASS
     # thresholds still bound the choice: LS needs 90% and so only LM (60% >= 50%) is left
     assert ev_strategy(synthetic, LM=0.5, LS=0.9).call(second) == "LM"
+
+
+def test_the_ev_family_bids_only_what_beats_the_pass_value(synthetic):
+    """R24-R26, R30: passing is worth what a seat that does not declare wins or loses; by
+    default the shipped table's value at the hand's position and hcp bin, or a fixed
+    `pass_value`. A bid is made only when its expected result beats it by `min_ev`."""
+    from analyser import pass_value
+
+    view = view_after([], EIGHT_SPADES, dealer=3, first_preference=1)
+    table = ev_strategy(synthetic)
+    shipped = pass_value.default_table().lookup(view.position, EIGHT_SPADES).value
+    assert table.passing(EIGHT_SPADES, view.position) == float(shipped)
+    spades = synthetic.hand_distribution(EIGHT_SPADES, 0)[0]
+    best = max(spades @ outcome_values(n, Fraction(40)) for n in NUMERIC_CONTRACTS)
+    assert table.call(view) != PASS and best > float(shipped)
+    assert ev_strategy(synthetic, pass_value=best - 1).call(view) != PASS
+    assert ev_strategy(synthetic, pass_value=best + 1).call(view) == PASS
+    assert ev_strategy(synthetic, min_ev=2, pass_value=best - 1).call(view) == PASS
+    # a weak hand at another position gets its own cell's value
+    weak = hand_of("5432.5432.432.32")
+    assert table.passing(weak, 1) == float(pass_value.default_table().lookup(1, weak).value)
+    assert table.passing(weak, 1) != table.passing(EIGHT_SPADES, 0)
