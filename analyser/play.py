@@ -35,7 +35,7 @@ from kernels.rng import STATE_WORDS, root_key, stream_state
 __all__ = ["play_hand", "PLAY_POLICIES", "REAL_PLAY_DEFAULTS", "BIDDING_MODELS"]
 
 PLAY_POLICIES = ("real", "dd", "random-legal")
-BIDDING_MODELS = ("danger", "uniform")
+BIDDING_MODELS = ("danger", "auction", "uniform")
 
 # Settings of the "real" player, as data (after BEN's default.conf); each is a keyword
 # option of play_hand.
@@ -45,7 +45,7 @@ REAL_PLAY_DEFAULTS = {
     "early_tricks": 2,  # full-size searches cost the most (0: no such limit)
     "exact_below": 64,  # enumerate every world when there are at most this many
     "agree_stop": 8,  # stop sampling after this many worlds if one card is best in all (0: never)
-    "bidding_model": "danger",  # weights of worlds by the auction: "danger" or "uniform"
+    "bidding_model": "danger",  # weights of worlds by the auction: "danger", "auction", "uniform"
     "danger_scale": 4.0,  # "danger": a declarer's misère hand of danger d weighs exp(-d / scale)
     "search_nodes": 50_000,  # nodes per double-dummy search; a world needing more is left out
 }
@@ -69,6 +69,7 @@ class _Hand:
     winners: list  # seat per completed trick
     taken: list  # tricks by seat
     given_up: int = 0  # worlds left out of real-play decisions (a search over its budget)
+    leader: int = 0  # the seat that led to trick 1 (R18)
 
     @property
     def misere(self) -> bool:
@@ -238,20 +239,28 @@ def _world_count(decision, options):
 
 
 def _world_weights(worlds, table: _Hand, seat, options):
-    """Bidding-model weight of each world (docs/real_play.md): uniform, or for a defender
-    against a misère, exp(-danger / scale) of the declarer's whole hand in that world."""
+    """Bidding-model weight of each world (docs/real_play.md) for a defender: uniform, or
+    a function of the declarer's whole hand in that world: against a misère ("danger" and
+    "auction") exp(-danger / scale); against a number ("auction") the shipped estimate's
+    P(that hand takes the contract's tricks in its trump), the chance a bidder holding it
+    would have made the bid."""
     n = worlds.shape[0]
     d = table.declarer
-    if options["bidding_model"] == "uniform" or not table.misere or seat == d:
+    model = options["bidding_model"]
+    if model == "uniform" or seat == d or not (table.misere or model == "auction") or (
+            not table.misere and table.trump < 0):  # the estimate has no no-trump model
         return np.ones(n)
     played_by_d = sum(1 << c for s, c in table.history if s == d)
     shown = table.hands[d] if table.exposed else 0
-    scale = options["danger_scale"]
-    weights = np.empty(n)
-    for i in range(n):
-        whole = int(worlds[i, d]) | int(worlds[i, _worlds.DISCARD_SLOT + d]) | shown | played_by_d
-        weights[i] = math.exp(-_danger(whole) / scale)
-    return weights
+    whole = worlds[:, d] | np.uint64(shown | played_by_d)
+    if table.misere:
+        whole = whole | worlds[:, _worlds.DISCARD_SLOT + d]
+        scale = options["danger_scale"]
+        return np.array([math.exp(-_danger(int(h)) / scale) for h in whole])
+    from analyser.estimate import default_estimate
+    position = (d - table.leader) % 4
+    at_least = default_estimate().at_least(whole, np.full(n, position))
+    return at_least[:, table.trump, table.contract.tricks_needed - 1]
 
 
 def _real_card(table: _Hand, seat, leader, trick, legal, seed_key, options):
@@ -431,7 +440,7 @@ def play_hand(deal, declarer, contract, leader, trump=None, policy="real", seed=
 
     table = _Hand(hands=list(hands), declarer=d, contract=c, trump=tr,
                   universe=hands[0] | hands[1] | hands[2] | hands[3], discards=None,
-                  exposed=0, history=[], winners=[], taken=[0, 0, 0, 0])
+                  exposed=0, history=[], winners=[], taken=[0, 0, 0, 0], leader=ld)
     # the searches' node budgets cut where the table's contents say: a table of the hand's
     # own keeps the play a function of the deal and the seed alone
     with private_tables():

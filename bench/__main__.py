@@ -96,6 +96,13 @@ BENCHMARKS = {
         "the double-dummy rate, with 95% intervals.",
         "a table from at least 2,000 hands per kind.",
     ),
+    "models": (
+        "the bidding model's effect on real defence",
+        "made rates of a real declarer against real defenders whose sampled worlds are "
+        "weighted by each bidding model (uniform, danger, auction), on the strength "
+        "benchmark's deals, with the deals whose result differs between two models.",
+        "a table from at least 500 hands per kind.",
+    ),
     "scores": (
         "scoring every card (real play)",
         "`score_cards` (every card's double-dummy value) against the single-value solve of "
@@ -154,6 +161,8 @@ _RESULTS = {
              "mean LM {0} s, GM {1} s, numeric {2} s a hand"),
     "strength": (re.compile(r"^\| LM \| ([\d.]+%)[^|]*\| ([\d.]+%)", re.M),
                  "LM made {0} double-dummy, {1} real against real"),
+    "models": (re.compile(r"^\| numeric \| ([\d.]+%)[^|]*\| ([\d.]+%)[^|]*\| ([\d.]+%)", re.M),
+               "numeric made {0} uniform, {1} danger, {2} auction"),
     "session": (re.compile(r"^\| standard \|[^\n]*\| ([\d.]+) / ([\d.]+) min \|", re.M),
                 "10,000 sessions in {0} min of wall time ({1} min of CPU), standard strategy"),
     "dask": (re.compile(r"Dask/joblib wall time: ([\d.]+)"), "Dask {0}x joblib's wall time"),

@@ -367,6 +367,44 @@ def test_the_bidding_model_steers_defenders_only():
     assert defender_changed >= 1
 
 
+def test_auction_weights_favour_declarer_hands_that_make_the_number():
+    """R10, R18: against a number, the "auction" model weights a world by the shipped
+    estimate's P(the declarer's whole hand takes the contract's tricks in its trump), at
+    the declarer's position from the first leader; "danger" leaves numbers uniform."""
+    from analyser.cards import parse_hand
+    from analyser.estimate import default_estimate
+
+    table = play._Hand(hands=[0, 0, 0, 0], declarer=2, contract=as_contract("8"), trump=0,
+                       universe=0, discards=None, exposed=0, history=[], winners=[],
+                       taken=[0, 0, 0, 0], leader=1)
+    strong, weak = parse_hand("AKQJT98.A2.K3.32"), parse_hand("5432.5432.432.32")
+    worlds = np.zeros((2, 8), dtype=np.uint64)
+    worlds[0, 2], worlds[1, 2] = strong, weak
+    opts = dict(play.REAL_PLAY_DEFAULTS, bidding_model="auction")
+    w = play._world_weights(worlds, table, 3, opts)
+    expected = default_estimate().at_least(np.array([strong, weak], np.uint64), [1, 1])
+    assert list(w) == list(expected[:, 0, 7]) and w[0] > 100 * w[1]
+    assert list(play._world_weights(worlds, table, 2, opts)) == [1.0, 1.0]  # declarer's own
+    for model in ("danger", "uniform"):
+        opts["bidding_model"] = model
+        assert list(play._world_weights(worlds, table, 3, opts)) == [1.0, 1.0]
+
+
+def test_the_auction_model_changes_a_defenders_lead_against_a_number():
+    """Random deal 6 of seed 5: South (declarer's left) leads against East's 5 in spades
+    (its best double-dummy strain); weighting worlds by the bid ("auction") makes it lead
+    another card than uniform numbers ("danger") from the same worlds (same seed)."""
+    deal = analyser.deal_random(7, 5)[6]
+    table = analyser.dd_table(np.asarray(deal, np.uint64)[None, :], 0)[0]
+    assert int(np.argmax(table)) == 4 and table[1, 0] == 4  # East, spades
+    leads = [play._real_card(play._Hand(
+        hands=[int(h) for h in deal], declarer=1, contract=as_contract("5"), trump=0,
+        universe=int(np.bitwise_or.reduce(deal)), discards=None, exposed=0, history=[],
+        winners=[], taken=[0, 0, 0, 0], leader=2), 2, 2, (), int(deal[2]), root_key(6),
+        dict(play.REAL_PLAY_DEFAULTS, bidding_model=model)) for model in ("danger", "auction")]
+    assert leads[0] != leads[1]
+
+
 # ------------------------------------------------------------------- bad input
 
 @pytest.mark.parametrize("kwargs,field", [
