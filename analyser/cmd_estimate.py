@@ -22,7 +22,10 @@ per k over the trump's length and high cards, the side suits' high cards and sho
 and the position (R18); P(make n) is P(tricks >= n) in the best allowed trump (R12).
 LM and GM (R15): one logistic model each over the misère-danger score (per suit and in
 total), high cards, shape and position; LS and GS (R16) take LM's and GM's estimate,
-since double-dummy verdicts cannot tell a spread from its misère.
+since double-dummy verdicts cannot tell a spread from its misère. From a run with
+`--play real` the four misères and spreads are each fitted on the real player's
+outcomes instead (numbers stay double-dummy): such an estimate judges misères as they
+are played with hidden cards.
 
 The deals with deal_id % {HOLD_OUT} == 0 are held out of the fit; the command prints
 the calibration on them (estimated P(make) against the observed make rate, by bins of

@@ -12,8 +12,13 @@ estimate says what it came from.
   expected-value strategies use. A hand's P(make n) in a set of allowed trumps (R12) is
   the best of them.
 - Misères (R15): one logistic model each for LM and GM over the hand's misère features
-  (`MISERE_FEATURES`). LS and GS (R16) take LM's and GM's estimate: the stored verdicts of
-  a double-dummy run are the same for a spread and its misère (analyser/aggregate.py).
+  (`MISERE_FEATURES`), fitted on the double-dummy verdicts; LS and GS (R16) take LM's and
+  GM's estimate, since a double-dummy verdict is the same for a spread and its misère
+  (analyser/aggregate.py). From a run with real play (`run --play real`, whose rows also
+  hold the real player's outcome of each misère and spread, analyser/pipeline.py) the four
+  are fitted each on its own real outcomes (`Estimate.real_miseres`), so a spread's
+  exposure and the defenders' guessing are in the estimate; numbers stay double-dummy (a
+  real run plays one number per seat, too few for a trick distribution).
 Every model has the position (0 = the leader, R18) as three indicator features.
 
 Fitting is logistic regression by iteratively reweighted least squares in numpy, on
@@ -39,6 +44,7 @@ from analyser.aggregate import MISERE_VERDICT as STORED_VERDICT
 from analyser.aggregate import POSITION_NAMES, TRICK_COLUMNS
 from analyser.contracts import MISERE_CONTRACTS, NUMERIC_CONTRACTS
 from analyser.errors import UserError
+from analyser.pipeline import REAL_MISERE_COLUMNS
 from analyser.features import (
     HCP_WEIGHTS,
     HONOUR_RANKS,
@@ -59,7 +65,7 @@ TOLERANCE = 1e-9
 HAND_CACHE = 65536  # hands whose estimates an Estimate remembers
 CALIBRATION_BINS = 10  # equal-width bins of the predicted probability
 DEFAULT_FILE = "estimate.json"  # the estimate in a directory, and the shipped default's name
-# LS and GS are estimated by their misère's model (module docstring)
+# without models of their own (a double-dummy fit) LS and GS take their misère's model
 MISERE_MODEL = {"LM": "LM", "GM": "GM", "LS": "LM", "GS": "GM"}
 MISERE_VERDICT = {c: STORED_VERDICT[c] for c in ("LM", "GM")}
 NUMBERS = tuple(int(c) for c in NUMERIC_CONTRACTS)
@@ -201,10 +207,16 @@ class Estimate:
     """
 
     tricks: dict  # "1".."13": Model of P(tricks >= k) over TRUMP_FEATURES
-    miseres: dict  # "LM", "GM" -> Model over MISERE_FEATURES
+    miseres: dict  # "LM", "GM" (and "LS", "GS" from real play) -> Model over MISERE_FEATURES
     source: dict
     calibration: pd.DataFrame
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def real_miseres(self) -> bool:
+        """Whether the misère and spread models were fitted on real-play outcomes (then each
+        of LM, GM, LS, GS has its own) rather than on double-dummy verdicts."""
+        return set(self.miseres) == set(MISERE_CONTRACTS)
 
     def at_least(self, masks, positions) -> np.ndarray:
         """(m, 4, 13) P(tricks >= k) for each hand, each suit as trump and k = 1..13,
@@ -222,7 +234,7 @@ class Estimate:
         """P(make) of LM, GM, LS and GS for each hand: name -> (m,) array."""
         x = misere_features(masks, positions)
         fitted = {name: model.predict(x) for name, model in self.miseres.items()}
-        return {c: fitted[MISERE_MODEL[c]] for c in MISERE_CONTRACTS}
+        return {c: fitted[c if c in fitted else MISERE_MODEL[c]] for c in MISERE_CONTRACTS}
 
     def _hand(self, hand: int, position: int) -> tuple[np.ndarray, dict]:
         """(4, 13) P(tricks >= k) per trump and the misères' P(make), for one hand
@@ -285,8 +297,9 @@ def from_json(data, where: str) -> Estimate:
     tricks, miseres = data.get("tricks"), data.get("miseres")
     if not isinstance(tricks, dict) or sorted(tricks) != sorted(map(str, TRICK_LEVELS)):
         raise UserError(f"{where}:tricks: needs a model for each of 1..13")
-    if not isinstance(miseres, dict) or sorted(miseres) != sorted(MISERE_VERDICT):
-        raise UserError(f"{where}:miseres: needs a model for each of LM, GM")
+    if not isinstance(miseres, dict) or sorted(miseres) not in (sorted(MISERE_VERDICT),
+                                                                sorted(MISERE_CONTRACTS)):
+        raise UserError(f"{where}:miseres: needs a model for each of LM, GM (and LS, GS)")
     source = data.get("source")
     if not isinstance(source, dict):
         raise UserError(f"{where}:source: missing")
@@ -313,8 +326,19 @@ def _distribution(at_least: np.ndarray) -> np.ndarray:
     return upper - lower
 
 
-def _check_rows(hands: pd.DataFrame, where: str) -> None:
-    needed = ("deal_id", "hand", "position", *TRICK_COLUMNS, *MISERE_VERDICT.values())
+def _misere_outcomes(hands: pd.DataFrame, real: bool) -> dict:
+    """Contract -> the stored column of its outcome: the real player's (LM, GM, LS, GS) or
+    the double-dummy verdicts (LM, GM)."""
+    return dict(REAL_MISERE_COLUMNS) if real else dict(MISERE_VERDICT)
+
+
+def _has_real_play(hands: pd.DataFrame) -> bool:
+    return all(c in hands.columns for c in REAL_MISERE_COLUMNS.values())
+
+
+def _check_rows(hands: pd.DataFrame, where: str, real: bool = False) -> None:
+    needed = ("deal_id", "hand", "position", *TRICK_COLUMNS, *MISERE_VERDICT.values(),
+              *(REAL_MISERE_COLUMNS.values() if real else ()))
     missing = [c for c in needed if c not in hands.columns]
     if missing:
         raise UserError(f"{where}: the stored hands lack the columns {', '.join(missing)}")
@@ -324,10 +348,13 @@ def fit(hands: pd.DataFrame, source: dict | None = None) -> Estimate:
     """Fit every model on the rows not held out and tabulate the calibration on the rest.
 
     `hands` has the stored columns deal_id, hand, position, tricks_s/h/d/c, grand_misere
-    and little_misere; the deals with deal_id % HOLD_OUT == 0 are held out (all of them
-    are used when that leaves nothing to fit on).
+    and little_misere; with the real-play columns real_lm, real_gm, real_ls and real_gs
+    (a run with `--play real`) the misères and spreads are fitted on those. The deals with
+    deal_id % HOLD_OUT == 0 are held out (all of them are used when that leaves nothing to
+    fit on).
     """
-    _check_rows(hands, "hands")
+    real = _has_real_play(hands)
+    _check_rows(hands, "hands", real)
     held = (hands["deal_id"].to_numpy() % HOLD_OUT) == 0
     rule = f"deal_id % {HOLD_OUT} == 0"
     if held.all():
@@ -339,11 +366,11 @@ def fit(hands: pd.DataFrame, source: dict | None = None) -> Estimate:
     x_tricks = trump_features(masks, positions).reshape(-1, len(TRUMP_FEATURES))
     models = {str(k): Model(*fit_logistic(x_tricks, tricks >= k)) for k in TRICK_LEVELS}
     x_miseres = misere_features(masks, positions)
-    miseres = {c: Model(*fit_logistic(x_miseres, train[col].to_numpy()))
-               for c, col in MISERE_VERDICT.items()}
+    miseres = {c: Model(*fit_logistic(x_miseres, train[col].to_numpy(dtype=bool)))
+               for c, col in _misere_outcomes(hands, real).items()}
     estimate = Estimate(models, miseres, dict(source or {}), pd.DataFrame())
     estimate.source.update(fitted_rows=int(len(train)), held_out_rows=int(held.sum()),
-                           held_out=rule)
+                           held_out=rule, miseres_from="real play" if real else "double dummy")
     estimate.calibration = calibration_table(estimate, hands[held])
     return estimate
 
@@ -353,13 +380,14 @@ CALIBRATION_COLUMNS = ("contract", "bin_low", "bin_high", "hands", "predicted", 
 
 
 def predictions(estimate: Estimate, hands: pd.DataFrame) -> pd.DataFrame:
-    """Predicted P(make) and the outcome, per row of `hands` and contract 5..13, LM, GM.
+    """Predicted P(make) and the outcome, per row of `hands` and contract 5..13, LM, GM
+    (and LS, GS for an estimate of real play).
 
     A number's prediction is for the trump the estimate finds best (any suit, R12 Decision
     "any") and its outcome the stored tricks in that trump; a misère's outcome is its
-    stored verdict.
+    stored verdict, the real player's when the estimate was fitted on real play.
     """
-    _check_rows(hands, "hands")
+    _check_rows(hands, "hands", estimate.real_miseres)
     masks, positions = hands["hand"].to_numpy(), hands["position"].to_numpy()
     frames = []
     if len(hands):
@@ -371,7 +399,7 @@ def predictions(estimate: Estimate, hands: pd.DataFrame) -> pd.DataFrame:
             frames.append(pd.DataFrame({"contract": str(n), "predicted": p[rows, best, i],
                                         "made": tricks[rows, best] >= n}))
         misere = estimate.misere_probabilities(masks, positions)
-        for c, col in MISERE_VERDICT.items():
+        for c, col in _misere_outcomes(hands, estimate.real_miseres).items():
             frames.append(pd.DataFrame({"contract": c, "predicted": misere[c],
                                         "made": hands[col].to_numpy().astype(bool)}))
     if not frames:
@@ -403,7 +431,7 @@ def _binned(table: pd.DataFrame, by: str, bins: int) -> pd.DataFrame:
         "observed": grouped["made"] / grouped["hands"],
         "observed_ci_low": low, "observed_ci_high": high,
     })
-    order = {c: i for i, c in enumerate((*NUMERIC_CONTRACTS, *MISERE_VERDICT))}
+    order = {c: i for i, c in enumerate((*NUMERIC_CONTRACTS, *MISERE_CONTRACTS))}
     out = out.assign(_order=out["contract"].map(order)).sort_values(["_order", "bin_low"])
     return out.drop(columns="_order").reset_index(drop=True)
 
@@ -413,7 +441,7 @@ NUMBER_GROUP = "5-13"  # the numbers pooled in `calibration_summary`
 
 def calibration_summary(table: pd.DataFrame) -> pd.DataFrame:
     """A calibration table with the numbers 5..13 pooled into one group ("5-13") bin by bin,
-    beside LM and GM: what the calibration chart draws."""
+    beside the misères: what the calibration chart draws."""
     numbers = table["contract"].isin(NUMERIC_CONTRACTS)
     pooled = table[numbers].assign(made=lambda t: t["observed"] * t["hands"],
                                    weight=lambda t: t["predicted"] * t["hands"])
@@ -442,7 +470,7 @@ def run_commands(run_dir, config: dict, deals: int, out) -> list[str]:
     random streams depend on the seed and chunk only, so a run stopped early is the whole
     run of that size) and the fit."""
     run = ["boston-analyser", "run", "--deals", str(deals)]
-    for key in ("seed", "chunk", "pool"):
+    for key in ("seed", "chunk", "pool", "play"):
         if key in config:
             run += [f"--{key}", str(config[key])]
     run += ["--out", str(run_dir)]

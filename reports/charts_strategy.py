@@ -10,7 +10,8 @@ from matplotlib.figure import Figure
 
 from reports.charts import PERCENT, WIDTH, new_figure
 
-GROUP_STYLES = {"5-13": ("black", "o"), "LM": ("tab:blue", "s"), "GM": ("tab:red", "^")}
+GROUP_STYLES = {"5-13": ("black", "o"), "LM": ("tab:blue", "s"), "GM": ("tab:red", "^"),
+                "LS": ("tab:cyan", "v"), "GS": ("tab:orange", "D")}
 
 
 def calibration_chart(table) -> Figure:

@@ -218,6 +218,52 @@ def test_estimate_command_fits_saves_and_prints_calibration(tmp_path, capsys):
     assert E.load(run).to_json()["tricks"] == fitted.to_json()["tricks"]
 
 
+REAL_RATES = {"LM": 0.45, "GM": 0.3, "LS": 0.25, "GS": 0.1}
+
+
+def real_hands(deals: int, seed: int) -> pd.DataFrame:
+    """Synthetic rows of a real-play run: the double-dummy columns of `synthetic_hands` and
+    real outcomes of each misère and spread drawn at REAL_RATES."""
+    from analyser.pipeline import REAL_MISERE_COLUMNS
+
+    frame = synthetic_hands(deals, seed)
+    rng = np.random.default_rng(seed + 7)
+    for contract, column in REAL_MISERE_COLUMNS.items():
+        frame[column] = rng.random(len(frame)) < REAL_RATES[contract]
+    return frame
+
+
+def test_a_real_play_run_gives_each_misere_and_spread_its_own_estimate(tmp_path, capsys):
+    """R15, R16: from a run with real play each of LM, GM, LS, GS is fitted on the real
+    player's outcomes (a spread is no longer its misère), numbers on the double-dummy
+    tricks; the calibration, the saved file and the regenerating command say so."""
+    hands = real_hands(1500, 21)
+    fitted = E.fit(hands)
+    assert fitted.real_miseres and fitted.source["miseres_from"] == "real play"
+    p = fitted.misere_probabilities(random_masks(500, 2), np.tile(np.arange(4), 500))
+    for contract, rate in REAL_RATES.items():
+        assert p[contract].mean() == pytest.approx(rate, abs=0.04)
+    dd = E.fit(hands.drop(columns=["real_lm", "real_gm", "real_ls", "real_gs"]))
+    assert not dd.real_miseres and dd.source["miseres_from"] == "double dummy"
+    assert fitted.to_json()["tricks"] == dd.to_json()["tricks"]
+    assert set(fitted.calibration["contract"]) >= {"LM", "GM", "LS", "GS"}
+    assert "LS" not in set(dd.calibration["contract"])
+    fitted.save(tmp_path / "real.json")
+    again = E.load(tmp_path / "real.json")
+    assert again.real_miseres and again.to_json() == json.loads(json.dumps(fitted.to_json()))
+    with pytest.raises(UserError, match="lack the columns real_lm, real_gm, real_ls, real_gs"):
+        E.predictions(fitted, synthetic_hands(5, 1))
+    run = tmp_path / "run"
+    run.mkdir()
+    write_run(run, real_hands(100, 3), 50)
+    config = store.load_config(run)
+    store.save_config(run, {**config, "play": "real"})
+    assert cli.main(["estimate", str(run), "--out", str(tmp_path / "e.json")]) == 0
+    assert " GS " in capsys.readouterr().out
+    assert E.load(tmp_path / "e.json").source["commands"][0] == (
+        f"boston-analyser run --deals 100 --seed 3 --chunk 50 --pool 40 --play real --out {run}")
+
+
 @pytest.mark.parametrize("args, words", [
     (["estimate", "{tmp}/none"], "holds no run.json"),
     (["estimate", "{run}", "--chart", "{tmp}/no/such/c.png"], "--chart: the folder"),
