@@ -44,7 +44,6 @@ from analyser.aggregate import MISERE_VERDICT as STORED_VERDICT
 from analyser.aggregate import POSITION_NAMES, TRICK_COLUMNS
 from analyser.contracts import MISERE_CONTRACTS, NUMERIC_CONTRACTS
 from analyser.errors import UserError
-from analyser.pipeline import REAL_MISERE_COLUMNS
 from analyser.features import (
     HCP_WEIGHTS,
     HONOUR_RANKS,
@@ -54,6 +53,7 @@ from analyser.features import (
     misere_danger,
     suit_lengths,
 )
+from analyser.pipeline import REAL_MISERE_COLUMNS
 from analyser.stats import wilson_interval
 
 FORMAT = 1  # version of the saved file's layout
