@@ -12,46 +12,22 @@ weighted by the declarer's misère danger, numbers uniform; the default); "aucti
 
 import os
 
-from joblib import Parallel, delayed
-
-from bench.bench_strength import SEED, _declarer_and_contract, _rate
+from bench import bench_strength as strength
+from bench.bench_strength import SEED, _rate
 
 HANDS = 500
 KINDS = ("LM", "GM", "LS", "numeric")
 MODELS = ("uniform", "danger", "auction")
 
 
-def _play(kind, ids, seed):
-    """[(hand id, [made under each model])] for hands `ids` of `kind`."""
-    import numba
-
-    from analyser import deal_random, play_hand
-    from analyser.constants import LEADER
-
-    numba.set_num_threads(1)
-    deals = deal_random(max(ids) + 1, seed)
-    out = []
-    for i in ids:
-        declarer, contract, trump, _ = _declarer_and_contract(deals[i], kind)
-        out.append((i, [play_hand(deals[i], declarer, contract, LEADER, trump=trump, seed=i,
-                                  bidding_model=m)["made"] for m in MODELS]))
-    return out
-
-
 def measure(n, jobs=2, seed=SEED):
-    """{kind: [(hand id, [made per model])]} over hands 0..n-1."""
-    parts = Parallel(n_jobs=jobs)(
-        delayed(_play)(kind, list(range(j, n, jobs)), seed) for kind in KINDS
-        for j in range(jobs))
-    out = {kind: [] for kind in KINDS}
-    for kind, part in zip([k for k in KINDS for _ in range(jobs)], parts, strict=True):
-        out[kind].extend(part)
-    return out
+    """{kind: [(hand id, dd made, [made per model])]} over hands 0..n-1."""
+    return strength.measure(n, jobs, seed, KINDS, [{"bidding_model": m} for m in MODELS])
 
 
 def _paired(rows, a, b):
     """Hands made under model a but not b, and under b but not a."""
-    return sum(r[1][a] and not r[1][b] for r in rows), sum(r[1][b] and not r[1][a] for r in rows)
+    return sum(r[2][a] and not r[2][b] for r in rows), sum(r[2][b] and not r[2][a] for r in rows)
 
 
 def run(quick: bool, deals: int | None = None) -> str:
@@ -69,7 +45,7 @@ def run(quick: bool, deals: int | None = None) -> str:
         "|---|" + "---:|" * (len(MODELS) + 2),
     ]
     for kind, rows in results.items():
-        cells = [_rate(sum(r[1][j] for r in rows), len(rows)) for j in range(len(MODELS))]
+        cells = [_rate(sum(r[2][j] for r in rows), len(rows)) for j in range(len(MODELS))]
         du = _paired(rows, 1, 0)
         ad = _paired(rows, 2, 1)
         lines.append(f"| {kind} | " + " | ".join(cells) + f" | {du[0]} / {du[1]} | "

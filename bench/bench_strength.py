@@ -44,31 +44,34 @@ def _declarer_and_contract(deal, kind):
     return declarer, kind, None, bool(made)
 
 
-def _play(kind, ids, seed):
-    """[(hand id, dd made, [made under each pairing])] for hands `ids` of `kind`."""
+def _play(kind, ids, seed, variants=None):
+    """[(hand id, dd made, [made per variant])] for hands `ids` of `kind`. A variant is a
+    dict of play_hand keywords; by default the PAIRINGS (policy, defenders)."""
     import numba
 
     from analyser import deal_random, play_hand
     from analyser.constants import LEADER
 
+    if variants is None:
+        variants = [{"policy": p, "defenders": q} for p, q in PAIRINGS]
     numba.set_num_threads(1)
     deals = deal_random(max(ids) + 1, seed)
     out = []
     for i in ids:
         declarer, contract, trump, dd_made = _declarer_and_contract(deals[i], kind)
-        made = [play_hand(deals[i], declarer, contract, LEADER, trump=trump, policy=p,
-                          defenders=q, seed=i)["made"] for p, q in PAIRINGS]
+        made = [play_hand(deals[i], declarer, contract, LEADER, trump=trump, seed=i,
+                          **variant)["made"] for variant in variants]
         out.append((i, dd_made, made))
     return out
 
 
-def measure(n, jobs=2, seed=SEED):
-    """{kind: [(hand id, dd made, [made per pairing])]} over hands 0..n-1."""
+def measure(n, jobs=2, seed=SEED, kinds=KINDS, variants=None):
+    """{kind: [(hand id, dd made, [made per variant])]} over hands 0..n-1 (`_play`)."""
     parts = Parallel(n_jobs=jobs)(
-        delayed(_play)(kind, list(range(j, n, jobs)), seed) for kind in KINDS
+        delayed(_play)(kind, list(range(j, n, jobs)), seed, variants) for kind in kinds
         for j in range(jobs))
-    out = {kind: [] for kind in KINDS}
-    for kind, part in zip([k for k in KINDS for _ in range(jobs)], parts, strict=True):
+    out = {kind: [] for kind in kinds}
+    for kind, part in zip([k for k in kinds for _ in range(jobs)], parts, strict=True):
         out[kind].extend(part)
     return out
 
