@@ -16,7 +16,7 @@ asked by the search itself through `misere_force`).
 
 import numpy as np
 
-from kernels.bits import leading_zeros, popcount
+from kernels.bits import highest_bit_index, leading_zeros, popcount
 from kernels.dd.state import SUIT_MASK, U0, U1, others_of, split_bottoms
 from kernels.jit import NO_REFCOUNT, njit
 
@@ -298,6 +298,26 @@ def ducking_gaps(hands, d):
     for s in range(4):
         gaps += _suit_gaps(hands, d, s, others & SUIT_MASK[s], False)
     return gaps
+
+
+@njit(**NO_REFCOUNT)
+def top_of_each_suit(cand):
+    """The highest card of each suit in `cand`: the misère declarer's discards worth
+    trying (R15, R21, no trump), from the candidates of a declarer void in the suit led.
+
+    Discarding a suit's highest card is never worse for the declarer than discarding a
+    lower one of that suit: keeping the lower card, it plays it wherever it would have
+    played the higher one (same suit, so the same plays are legal, R19), and every card
+    that beat the higher one beats the lower one too (no trump, R20), so every trick it
+    would have lost it still loses, to the same hand, and play goes on alike. `cand`
+    holds one card per run of equivalent cards, so its highest card of a suit stands for
+    the suit's top run."""
+    out = U0
+    for s in range(4):
+        x = cand & SUIT_MASK[s]
+        if x != U0:
+            out |= U1 << np.uint64(highest_bit_index(x))
+    return out
 
 
 @njit(**NO_REFCOUNT)

@@ -14,7 +14,7 @@ wants to win a trick itself.
 import numpy as np
 
 from kernels.bits import highest_bit_index, leading_zeros, popcount, trailing_zeros
-from kernels.dd.misere import ducking_gaps
+from kernels.dd.misere import ducking_gaps, top_of_each_suit
 from kernels.dd.state import (
     SUIT_MASK,
     U0,
@@ -789,6 +789,11 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     p = (leader + nplayed) & 3
     hand = hands[p]
     cand = sequence_bottoms(legal_moves(hand, trick, nplayed), gone)
+    if nplayed > 0 and winmask == (1 << p) and maxmask == 15 ^ winmask and trump < 0 and (
+            hand & SUIT_MASK[suit_of(trick[0])]) == U0:
+        # the misère declarer void in the suit led: its highest card of each suit alone
+        # (kernels.dd.misere.top_of_each_suit; a subset of cand, and `&=` keeps its type)
+        cand &= top_of_each_suit(cand)
     if (cand & (cand - U1)) == U0:
         # one run of equivalent cards (a singleton, or a sequence): nothing to order
         moves[0] = trailing_zeros(cand)
