@@ -230,9 +230,16 @@ def ducks_every_suit(hands, d):
     lead, can duck every trick: in each suit its i-th lowest card is below the defenders'
     i-th lowest (their cards of the suit pooled), for every i up to the rounds the suit
     can still be led, the most cards one defender holds in it (each round takes a card
-    from every hand holding the suit, R19, and only a defender can lead it). The
-    relevance is the lowest card of each suit held by both sides (the comparison rests on
-    the whole suit and every hand's length of it).
+    from every hand holding the suit, R19, and only a defender can lead it).
+
+    The comparison rests on the suit lengths, on which side holds each card, and on
+    nothing else: which defender holds a card does not matter. So in each suit held by
+    both sides the relevance (kernels.dd.tt: the owners from the top down to it are
+    fixed, only the counts below it) is the higher of the two sides' lowest cards: when
+    the declarer holds the suit's lowest cards, the defenders' lowest (below it lie only
+    the declarer's cards, as many as its length leaves), else the declarer's lowest
+    (below it only defenders' cards, whoever holds them): every position of that class
+    has the same two sides' cards in the same order.
 
     Then the declarer takes no trick (R15, R21). When a suit is led, the highest card M a
     defender has played to it before the declarer's turn (the leader's card, at least) is
@@ -257,7 +264,7 @@ def ducks_every_suit(hands, d):
         theirs = others & SUIT_MASK[s]
         if mine == U0 or theirs == U0:
             continue
-        rel |= (mine | theirs) & (U0 - (mine | theirs))
+        rel |= max(mine & (U0 - mine), theirs & (U0 - theirs))
         if _suit_gaps(hands, d, s, theirs, True) > 0:
             return False, U0
     return True, rel
