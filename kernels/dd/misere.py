@@ -11,7 +11,8 @@ i-th lowest card below the defenders' i-th lowest, for as many rounds as the sui
 still be led (`ducks_every_suit`; `ducking_gaps` counts how far a hand is from it, to
 order little misère's discards). And the defenders on lead may force the declarer's
 trick by leading one suit on and on (`misere_suit_game`, searched within a budget and
-asked by the search itself through `misere_force`).
+asked by the search itself through `misere_force`). A declarer void in the suit led need
+try only its highest card of each suit (`top_of_each_suit`).
 """
 
 import numpy as np
