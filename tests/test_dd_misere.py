@@ -165,7 +165,9 @@ def test_r15_r21_declarer_ducks_every_suit_hand():
     # all the others' (the S9 is above the S5), so only the new rule sees it
     hands = np.array([_sp(8) | _ht(12, 6), _ht(11, 10, 5), _sp(1, 7) | _ht(0),
                       _sp(3) | _ht(9, 7)], np.uint64)
-    _south_ducks_all(hands, (1 << 1) | (1 << 13))  # the lowest spade and the lowest heart
+    # the relevance: the defenders' lowest spade (the S5: below it only S's S3) and
+    # lowest heart (E's H7: below it only S's H2)
+    _south_ducks_all(hands, (1 << 3) | (1 << 18))
     assert not holds_bottom_cards(hands, 2)[0]
     # W's spade the S2 instead and N's the HT instead of the ST: W leads the S2, nobody
     # else follows, and the S3 or the S9 wins (then the defenders can force another)
@@ -175,20 +177,52 @@ def test_r15_r21_declarer_ducks_every_suit_hand():
     assert brute_value([int(x) for x in hands], -1, 3, 11, 4) >= 1
 
 
-def test_r15_r21_ducks_every_suit_never_clears_a_declarer_who_can_be_forced():
-    # brute force on random endings with a defender on lead
-    rng = random.Random(53)
-    fired = beyond = 0
-    for _ in range(sized(600, 6000)):
-        hands = random_ending(rng, rng.randint(1, 4))
+def _cleared_endings(seed, n, kmin):
+    """(hands, declarer, leader, relevance) of each random ending (kmin..4 cards a hand,
+    a defender on lead) of n where `ducks_every_suit` clears the declarer."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        hands = random_ending(rng, rng.randint(kmin, 4))
         d = rng.randrange(4)
         leader = rng.choice([q for q in range(4) if q != d])
-        arr = np.array(hands, np.uint64)
-        if ducks_every_suit(arr, d)[0]:
-            fired += 1
-            beyond += not holds_bottom_cards(arr, d)[0]
-            assert brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d) == 0, (hands, d)
+        safe, rel = ducks_every_suit(np.array(hands, np.uint64), d)
+        if safe:
+            yield hands, d, leader, int(rel)
+
+
+def test_r15_r21_ducks_every_suit_never_clears_a_declarer_who_can_be_forced():
+    # brute force on random endings with a defender on lead
+    fired = beyond = 0
+    for hands, d, leader, _ in _cleared_endings(53, sized(600, 6000), 1):
+        fired += 1
+        beyond += not holds_bottom_cards(np.array(hands, np.uint64), d)[0]
+        assert brute_value(hands, -1, leader, 15 ^ (1 << d), 1 << d) == 0, (hands, d)
     assert fired >= sized(100, 1000) and beyond >= sized(10, 100)
+
+
+def test_r15_r21_ducks_every_suit_holds_for_its_whole_class():
+    # the class of positions its relevance names (the same suit lengths, the same owners
+    # of the cards from each suit's top down to its relevant card, the cards below dealt
+    # anew among their holders, kernels.dd.tt): the rule clears the declarer in every
+    # one, and brute force agrees
+    from tests.test_dd_search import _shuffle_small_cards
+
+    rng = random.Random(5322)
+    checked = narrower = 0
+    for hands, d, leader, rel in _cleared_endings(5321, sized(400, 4000), 2):
+        below = []
+        for s in range(4):
+            suit_rel = rel >> (13 * s) & 0x1FFF
+            below.append((suit_rel & -suit_rel).bit_length() - 1 if suit_rel else 13)
+            present = sum(h >> (13 * s) & 0x1FFF for h in hands)
+            narrower += suit_rel != 0 and suit_rel & -suit_rel != present & -present
+        for _ in range(3):
+            other = _shuffle_small_cards(hands, rng, below)
+            assert ducks_every_suit(np.array(other, np.uint64), d)[0], (hands, other, d)
+            assert brute_value(other, -1, leader, 15 ^ (1 << d), 1 << d) == 0, (other, d)
+            checked += 1
+    # the relevance is above the suit's lowest card (the whole suit) in many of them
+    assert checked >= sized(150, 1500) and narrower >= sized(30, 300)
 
 
 def _pooled_ducks(hands, d):
@@ -210,7 +244,9 @@ def test_r15_r19_r21_ducks_every_suit_counts_only_the_rounds_left():
     # never led to again. Hearts: S's H2 is below all. No trick for S, whoever leads
     hands = np.array([_sp(2) | _ht(8, 10), _ht(12, 9, 6), _sp(0, 3) | _ht(0),
                       _sp(1) | _ht(11, 7)], np.uint64)
-    _south_ducks_all(hands, (1 << 0) | (1 << 13))  # the lowest spade and the lowest heart
+    # the relevance: the defenders' lowest spade (W's S3, below it S's S2 alone) and
+    # lowest heart (E's H8, below it S's H2 alone)
+    _south_ducks_all(hands, (1 << 1) | (1 << 19))
     assert not _pooled_ducks([int(x) for x in hands], 2)
     # W with two spades (the S3 and the S4, N none): spades can be led twice, and the
     # S5 wins the second round

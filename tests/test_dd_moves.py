@@ -106,9 +106,11 @@ def test_r10_lead_prefers_the_suit_where_the_opponents_have_fewest_cards():
 
 def test_r15_r19_misere_declarer_discards_towards_ducking_first():
     # seed-777 deal 30 after the little-misère discards; East leads the HK and South, void
-    # in hearts, discards (R19). The C8 or the C6 leaves it two places short of ducking
-    # every trick (kernels.dd.misere.ducking_gaps), the DA or the SK three: a club first,
-    # the higher one among equals, not the highest card (the DA)
+    # in hearts, discards (R19). Only its highest card of each suit is a candidate
+    # (R15, R20: keeping a lower card of the suit is never worse, kernels.dd.misere.
+    # top_of_each_suit): the C8, the DA, the SK. The C8 leaves it two places short of
+    # ducking every trick (kernels.dd.misere.ducking_gaps), the DA or the SK three: the
+    # club first, not the highest card (the DA)
     from analyser.cards import parse_deal
     from kernels.dd.search import gone_of
 
@@ -120,7 +122,7 @@ def test_r15_r19_misere_declarer_discards_towards_ducking_first():
     scores = np.zeros(MAX_MOVES, np.int64)
     n = order_moves(hands, trick, 1, 1, gone_of(hands), -1, 11, 4, -1, moves, scores)
     club = lambda rank: 39 + rank  # noqa: E731
-    assert list(moves[:2]) == [club(6), club(4)] and n == 10
+    assert list(moves[:n]) == [club(6), 26 + 12, 11]
 
 
 def test_r10_lone_declarer_leads_towards_a_trick_before_a_lead_with_fewer_replies():
@@ -351,3 +353,28 @@ def test_r19_r20_second_hand_void_discards_rather_than_ruff_the_partners_winner(
     scores = np.zeros(MAX_MOVES, np.int64)
     n = order_moves(hands, trick, 1, 1, np.uint64(0), 0, 5, 5, -1, moves, scores)
     assert [int(c) for c in moves[:n]] == [d + 0, d + 7, s + 0]
+
+
+def test_r15_misere_killer_moves_a_defenders_lead_up_not_the_declarers():
+    # seed-777 deal 30 (after the little-misère discards), South the misère declarer: at
+    # East's lead the killer (the lead that last forced the declarer at this trick)
+    # gains KILLER_BOSTON points, as in numeric contracts; at South's own lead it gains
+    # nothing (a misère declarer never cuts off by leading)
+    from analyser.cards import parse_deal
+    from kernels.dd.search import gone_of
+
+    hands = parse_deal("N:7.T763.T976.432 QJ8.K852.83.KT5 KT542..AJ542.86 963.J94.KQ.AQ97")
+    gone = np.uint64(gone_of(hands))
+    trick = np.zeros(4, np.int64)
+
+    def order(leader, killer):
+        moves = np.zeros(MAX_MOVES, np.int64)
+        scores = np.zeros(MAX_MOVES, np.int64)
+        n = order_moves(hands, trick, 0, leader, gone, -1, 11, 4, -1, moves, scores, killer)
+        return list(moves[:n])
+
+    east = order(1, -1)
+    killer = east[-1]
+    assert order(1, killer).index(killer) < len(east) - 1
+    south = order(2, -1)
+    assert order(2, south[-1]) == south

@@ -19,9 +19,9 @@ from kernels.dd.batch import (
     partnership_guess,
     solve_jobs,
 )
+from kernels.dd.misere import top_of_each_suit
 from kernels.dd.ruff_game import new_ruff_memo
 from kernels.dd.search import (
-    declarer_discards,
     defender_discard,
     highest_rank,
     new_buffers,
@@ -343,12 +343,12 @@ def test_r17_declarer_discards_are_the_highest_card_of_each_suit():
     for _ in range(300):
         cards = rng.sample(range(52), rng.randint(1, 13))
         want = {max(c for c in cards if c // 13 == s) for s in {c // 13 for c in cards}}
-        got = int(declarer_discards(np.uint64(sum(1 << c for c in cards))))
+        got = int(top_of_each_suit(np.uint64(sum(1 << c for c in cards))))
         assert {c for c in range(52) if got >> c & 1} == want, sorted(cards)
 
 
 def test_r15_r17_discarding_a_suits_highest_card_is_never_worse():
-    # why little misère tries only `declarer_discards`: on random endings, whenever the
+    # why little misère tries only `top_of_each_suit`: on random endings, whenever the
     # declarer takes no trick after discarding some card (brute force, defenders
     # discarding by R17's default), it takes none after discarding its highest card of
     # that suit either

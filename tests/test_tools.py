@@ -1,4 +1,4 @@
-"""The research tools (tools/: ab, nodes, instr, perfmap): their arguments, the kernel
+"""The research tools (tools/: ab, nodes, tail, instr, perfmap): their arguments, the kernel
 copies they compare, and the pieces of their reports.
 
 Marked `tools`: the default run leaves them out (`make verify` runs them). Nothing here
@@ -190,6 +190,30 @@ def test_unknown_revision_is_refused_with_one_line(tool, args):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 1 and "no git revision 'no-such-rev'" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("args, rc, message", [
+    (("HEAD", "work", "work"), 2, "at most two revisions, not 3"),
+    (("work", "--only", "5"), 2, "--only takes indices 0..4"),
+    (("no-such-rev",), 1, "no git revision 'no-such-rev'"),
+])
+def test_tail_refuses_bad_arguments_with_one_line(args, rc, message):
+    out = subprocess.run([sys.executable, "-m", "tools.tail", *args], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == rc and message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_tail_names_the_slowest_searches_of_the_seed_3_scan():
+    # BENCHMARKS.md, solver (e): deal 462 North's grand misère first, each search one job
+    # (R15 grand, R17 little) of its deal, leader North
+    from kernels.dd.batch import JOB_GRAND, JOB_LITTLE
+    from tools.tail import HARD, tasks
+
+    assert HARD[0] == (462, 0, "grand")
+    chosen = tasks({0, 1})
+    assert [label for label, _, _ in chosen] == ["deal 462 N grand", "deal 958 E little"]
+    assert [tuple(jobs[0, :2]) for _, _, jobs in chosen] == [(JOB_GRAND, 0), (JOB_LITTLE, 1)]
+    assert all(deal.shape == (1, 4) for _, deal, _ in chosen)
 
 
 def test_perfmap_names_numba_symbols():

@@ -11,12 +11,13 @@ i-th lowest card below the defenders' i-th lowest, for as many rounds as the sui
 still be led (`ducks_every_suit`; `ducking_gaps` counts how far a hand is from it, to
 order little misère's discards). And the defenders on lead may force the declarer's
 trick by leading one suit on and on (`misere_suit_game`, searched within a budget and
-asked by the search itself through `misere_force`).
+asked by the search itself through `misere_force`). A declarer void in the suit led need
+try only its highest card of each suit (`top_of_each_suit`).
 """
 
 import numpy as np
 
-from kernels.bits import leading_zeros, popcount
+from kernels.bits import highest_bit_index, leading_zeros, popcount
 from kernels.dd.state import SUIT_MASK, U0, U1, others_of, split_bottoms
 from kernels.jit import NO_REFCOUNT, njit
 
@@ -230,9 +231,16 @@ def ducks_every_suit(hands, d):
     lead, can duck every trick: in each suit its i-th lowest card is below the defenders'
     i-th lowest (their cards of the suit pooled), for every i up to the rounds the suit
     can still be led, the most cards one defender holds in it (each round takes a card
-    from every hand holding the suit, R19, and only a defender can lead it). The
-    relevance is the lowest card of each suit held by both sides (the comparison rests on
-    the whole suit and every hand's length of it).
+    from every hand holding the suit, R19, and only a defender can lead it).
+
+    The comparison rests on the suit lengths, on which side holds each card, and on
+    nothing else: which defender holds a card does not matter. So in each suit held by
+    both sides the relevance (kernels.dd.tt: the owners from the top down to it are
+    fixed, only the counts below it) is the higher of the two sides' lowest cards: when
+    the declarer holds the suit's lowest cards, the defenders' lowest (below it lie only
+    the declarer's cards, as many as its length leaves), else the declarer's lowest
+    (below it only defenders' cards, whoever holds them): every position of that class
+    has the same two sides' cards in the same order.
 
     Then the declarer takes no trick (R15, R21). When a suit is led, the highest card M a
     defender has played to it before the declarer's turn (the leader's card, at least) is
@@ -257,7 +265,7 @@ def ducks_every_suit(hands, d):
         theirs = others & SUIT_MASK[s]
         if mine == U0 or theirs == U0:
             continue
-        rel |= (mine | theirs) & (U0 - (mine | theirs))
+        rel |= max(mine & (U0 - mine), theirs & (U0 - theirs))
         if _suit_gaps(hands, d, s, theirs, True) > 0:
             return False, U0
     return True, rel
@@ -298,6 +306,26 @@ def ducking_gaps(hands, d):
     for s in range(4):
         gaps += _suit_gaps(hands, d, s, others & SUIT_MASK[s], False)
     return gaps
+
+
+@njit(**NO_REFCOUNT)
+def top_of_each_suit(cand):
+    """The highest card of each suit in `cand`: the misère declarer's discards worth
+    trying (R15, R21, no trump), from the candidates of a declarer void in the suit led.
+
+    Discarding a suit's highest card is never worse for the declarer than discarding a
+    lower one of that suit: keeping the lower card, it plays it wherever it would have
+    played the higher one (same suit, so the same plays are legal, R19), and every card
+    that beat the higher one beats the lower one too (no trump, R20), so every trick it
+    would have lost it still loses, to the same hand, and play goes on alike. `cand`
+    holds one card per run of equivalent cards, so its highest card of a suit stands for
+    the suit's top run."""
+    out = U0
+    for s in range(4):
+        x = cand & SUIT_MASK[s]
+        if x != U0:
+            out |= U1 << np.uint64(highest_bit_index(x))
+    return out
 
 
 @njit(**NO_REFCOUNT)

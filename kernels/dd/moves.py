@@ -14,7 +14,7 @@ wants to win a trick itself.
 import numpy as np
 
 from kernels.bits import highest_bit_index, leading_zeros, popcount, trailing_zeros
-from kernels.dd.misere import ducking_gaps
+from kernels.dd.misere import ducking_gaps, top_of_each_suit
 from kernels.dd.state import (
     SUIT_MASK,
     U0,
@@ -92,9 +92,11 @@ _NT_WIN = 2
 _NT_LOSE = 3
 FIRST_POINTS = (18, 0, 32, 19)
 KILLER_POINTS = (55, 18, 126, 47)
-# The killer in a numeric contract (R10: the lone declarer's and the defenders' leads; not
-# misère's): KILLER_BOSTON points, the table's best lead still first (400). 120 the best
-# of 20 to 300 points (numeric jobs of seed-777 deals 0-39: 0.919 of the time with it).
+# The killer in a numeric contract (R10: the lone declarer's and the defenders' leads) and
+# at a misère defender's lead (R15: the lead that last forced the declarer):
+# KILLER_BOSTON points, the table's best lead still first (400). 120 the best of 20 to 300
+# points (numeric jobs of seed-777 deals 0-39: 0.919 of the time with it; misère of
+# seed-777 deals 0-199: 0.944 of the nodes).
 KILLER_BOSTON = 120
 
 
@@ -507,8 +509,9 @@ def _lead_moves(hands, p, cand, gone, trump, good, self_good, others, first, kil
                     if (good & (good - 1)) == 0:  # q is the misère declarer
                         sc += 12 * (trailing_zeros(hands[q] & SUIT_MASK[s]) - 13 * s)
                     break
-        if self_good == 1 and killer >= 0 and ((run_above(hand, c, gone) | (U1 << np.uint64(c)))
-                                               >> np.uint64(killer)) & U1:
+        # (good one seat and p not in it: a misère defender, whose good is the declarer)
+        if (self_good == 1 or (good & (good - 1)) == 0) and killer >= 0 and (
+                (run_above(hand, c, gone) | (U1 << np.uint64(c))) >> np.uint64(killer)) & U1:
             sc += KILLER_BOSTON
         n = _put(moves, scores, n, c, sc, first)
     return n
@@ -774,7 +777,8 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     tried first, except in a partnership's lead (bridge, `partnership_leads`), where it
     adds points to its weight. `killer` (the lead that last cut off at the same trick of
     the search, or -1) adds points to a lead's weight where the player's side wants the
-    tricks (KILLER_POINTS for partnerships, KILLER_BOSTON in numeric contracts; not in misère).
+    tricks (KILLER_POINTS for partnerships, KILLER_BOSTON in numeric contracts), and at a
+    misère defender's lead (KILLER_BOSTON), not at the misère declarer's.
     Only a weight: the card that last cut off at the same depth belongs to an unrelated
     position as often as not, and on full deals trying it first of all cost about five
     times the search time (BENCHMARKS.md). Followers have
@@ -789,6 +793,11 @@ def order_moves(hands, trick, nplayed, leader, gone, trump, maxmask, winmask, fi
     p = (leader + nplayed) & 3
     hand = hands[p]
     cand = sequence_bottoms(legal_moves(hand, trick, nplayed), gone)
+    if nplayed > 0 and winmask == (1 << p) and maxmask == 15 ^ winmask and trump < 0 and (
+            hand & SUIT_MASK[suit_of(trick[0])]) == U0:
+        # the misère declarer void in the suit led: its highest card of each suit alone
+        # (kernels.dd.misere.top_of_each_suit; a subset of cand, and `&=` keeps its type)
+        cand &= top_of_each_suit(cand)
     if (cand & (cand - U1)) == U0:
         # one run of equivalent cards (a singleton, or a sequence): nothing to order
         moves[0] = trailing_zeros(cand)

@@ -14,13 +14,14 @@ boundaries, so each step reuses the previous steps' work.
 
 import numpy as np
 
-from kernels.bits import highest_bit_index, leading_zeros, popcount, trailing_zeros
+from kernels.bits import leading_zeros, popcount, trailing_zeros
 from kernels.dd.misere import (
     MISERE_BUDGET,
     MISERE_MEMO,
     ducking_gaps,
     misere_force,
     new_misere_work,
+    top_of_each_suit,
 )
 from kernels.dd.moves import order_moves
 from kernels.dd.ruff_game import RUFF_MEMO, new_ruff_work, ruff_cut, ruff_lower_bound
@@ -755,26 +756,6 @@ def defender_discard(hand, policy):
 
 
 @njit
-def declarer_discards(hand):
-    """The little-misère declarer's discards worth trying (R15, R17): the highest card of
-    each suit it holds.
-
-    Discarding a suit's highest card is never worse than discarding a lower one of that
-    suit: keeping the lower card, the declarer plays it wherever it would have played the
-    higher one (same suit, so the same plays are legal, R19), and every card that beat
-    the higher one beats the lower one too (no trump in misère, R15, R20), so every trick
-    it would have lost it still loses, to the same hand, and play goes on alike (against
-    one card of each run of equivalent cards, misère of seed-777 deals 0-39 0.69 of the
-    nodes)."""
-    cand = U0
-    for s in range(4):
-        x = hand & SUIT_MASK[s]
-        if x != U0:
-            cand |= bit(highest_bit_index(x))
-    return cand
-
-
-@njit
 def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, moves, scores,
                         probe):
     """Little misère (R15, R17): all discard one card, then misère over the rest
@@ -786,12 +767,14 @@ def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, mo
             h[q] ^= bit(defender_discard(h[q], policy))
     if k <= 1:
         return True  # nothing left to play: no trick can be taken
-    # the declarer's discard (R17: optimal), one of `declarer_discards`: first the one
+    # the declarer's discard (R17: optimal), its highest card of some suit (kernels.dd.
+    # misere.top_of_each_suit: against one card of each run of equivalent cards, misère
+    # of seed-777 deals 0-39 0.69 of the nodes): first the one
     # that leaves it fewest places short of ducking every trick (kernels.dd.misere.
     # ducking_gaps), of those the highest rank (highest ranks alone try seed-777 deal 30
     # South's three failing discards before its one good one; misère of 200 deals: 0.87
     # of the time with the gaps first)
-    cand = declarer_discards(h[declarer])
+    cand = top_of_each_suit(h[declarer])
     while cand:
         c = -1
         bestg = 99
