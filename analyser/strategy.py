@@ -168,9 +168,10 @@ class ExpectedValueStrategy(ThresholdStrategy):
 
     def passing(self, hand: int, position: int) -> float:
         """What passing is worth to `hand` at `position` (0..3 from the dealer's left)."""
-        if not isinstance(self.pass_value, pass_values.PassValueTable):
-            return float(self.pass_value)
-        return float(self.pass_value.value_of(position, hand))
+        table = pass_values.default_table() if self.pass_value == PASS_TABLE else self.pass_value
+        if not isinstance(table, pass_values.PassValueTable):
+            return float(table)
+        return float(table.value_of(position, hand))
 
     def expected_values(self, hand: int, position: int, contract: str, trumps,
                         pool) -> np.ndarray:

@@ -334,3 +334,6 @@ def test_the_ev_family_bids_only_what_beats_the_pass_value(synthetic):
     weak = hand_of("5432.5432.432.32")
     assert table.passing(weak, 1) == float(pass_value.default_table().lookup(1, weak).value)
     assert table.passing(weak, 1) != table.passing(EIGHT_SPADES, 0)
+    # built directly, without a file, the strategy defaults to the shipped table as well
+    direct = ExpectedValueStrategy("direct", {"LM": 0.0}, synthetic)
+    assert direct.passing(weak, 1) == table.passing(weak, 1)
