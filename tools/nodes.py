@@ -90,6 +90,18 @@ def report(label: str, st: np.ndarray, answers: str) -> str:
     return "\n".join(lines)
 
 
+def install_counting_copies(revs, tag: str) -> list:
+    """Importable counting copies of the kernels of each revision (`counting_copy`) in a
+    fresh temporary folder put on sys.path, with its own numba cache; their module names."""
+    tmp = Path(tempfile.mkdtemp(prefix=f"tools-{tag}-"))
+    names = [f"kernels_{tag}{i}" for i in range(len(revs))]
+    for rev, name in zip(revs, names, strict=True):
+        counting_copy(rev, name, tmp)
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))
+    sys.path.insert(0, str(tmp))
+    return names
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.nodes", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -101,12 +113,7 @@ def main(argv=None) -> int:
         parser.error(f"at most two revisions, not {len(args.revs)}")
     lo, hi = deal_range(parser, args.deals, args.jobs, args.strain)
 
-    tmp = Path(tempfile.mkdtemp(prefix="tools-nodes-"))
-    names = [f"kernels_n{i}" for i in range(len(args.revs))]
-    for rev, name in zip(args.revs, names, strict=True):
-        counting_copy(rev, name, tmp)
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))
-    sys.path.insert(0, str(tmp))
+    names = install_counting_copies(args.revs, "n")
     tasks = _tasks(args.jobs, lo, hi, args.leader, args.strain)
     results = []
     for rev, name in zip(args.revs, names, strict=True):

@@ -14,17 +14,13 @@ Usage: `python -m tools.tail A [B] [--only I ...] [--verbose]`, A and B git revi
 """
 
 import argparse
-import os
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 
 from analyser.constants import LEADER
 from tools.ab import solver_module
-from tools.nodes import counting_copy, report
+from tools.nodes import install_counting_copies, report
 
 SEED, DEALS = 3, 2000
 # (deal index in deal_random(DEALS, seed=SEED), declarer seat, "grand" or "little")
@@ -96,12 +92,7 @@ def main(argv=None) -> int:
         parser.error(f"at most two revisions, not {len(args.revs)}")
     if any(not 0 <= i < len(HARD) for i in args.only):
         parser.error(f"--only takes indices 0..{len(HARD) - 1}")
-    tmp = Path(tempfile.mkdtemp(prefix="tools-tail-"))
-    names = [f"kernels_t{i}" for i in range(len(args.revs))]
-    for rev, name in zip(args.revs, names, strict=True):
-        counting_copy(rev, name, tmp)
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(tmp / "numba-cache"))
-    sys.path.insert(0, str(tmp))
+    names = install_counting_copies(args.revs, "t")
     todo = tasks(set(args.only))
     results = []
     for rev, name in zip(args.revs, names, strict=True):
