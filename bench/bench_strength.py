@@ -10,7 +10,10 @@ Double-dummy columns come from the solver (dd_tricks, dd_misere, dd_little_miser
 R17's discards).
 """
 
+import hashlib
+import json
 import os
+from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -18,6 +21,8 @@ from joblib import Parallel, delayed
 from analyser.stats import wilson_interval
 
 HANDS = 2000
+# finished blocks of hands, by code digest (out/ is git-ignored)
+STORE = Path(__file__).resolve().parent.parent / "out" / "bench-cache" / "strength"
 SEED = 2028
 KINDS = ("LM", "GM", "LS", "GS", "numeric")
 # (declarer's policy, defenders' policy), in table order
@@ -65,13 +70,48 @@ def _play(kind, ids, seed, variants=None):
     return out
 
 
-def measure(n, jobs=2, seed=SEED, kinds=KINDS, variants=None):
-    """{kind: [(hand id, dd made, [made per variant])]} over hands 0..n-1 (`_play`)."""
-    parts = Parallel(n_jobs=jobs)(
-        delayed(_play)(kind, list(range(j, n, jobs)), seed, variants) for kind in kinds
-        for j in range(jobs))
+BLOCK = 50  # hands per task and per stored block
+
+
+def _source_digest():
+    """A digest of the code that plays the hands (analyser/, kernels/, this file): a stored
+    block counts only for the code that computed it."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for path in sorted([*root.glob("analyser/**/*.py"), *root.glob("kernels/**/*.py"),
+                        Path(__file__).resolve()]):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _block(kind, ids, seed, variants, store):
+    """`_play` over `ids`, read from `store` when that block was played by the same code."""
+    key = hashlib.sha256(repr((kind, ids, seed, variants)).encode()).hexdigest()[:16]
+    path = store / f"{kind}-{ids[0]}-{ids[-1]}-{key}.json" if store else None
+    if path is not None and path.exists():
+        return [(i, dd, made) for i, dd, made in json.loads(path.read_text())]
+    rows = _play(kind, ids, seed, variants)
+    if path is not None:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(rows))
+        tmp.replace(path)
+    return rows
+
+
+def measure(n, jobs=2, seed=SEED, kinds=KINDS, variants=None, store=STORE):
+    """{kind: [(hand id, dd made, [made per variant])]} over hands 0..n-1 (`_play`), in
+    blocks of BLOCK hands. Finished blocks are kept under `store` (None: nowhere), so an
+    interrupted run resumes where it stopped."""
+    if store is not None:
+        store = Path(store) / _source_digest()
+        store.mkdir(parents=True, exist_ok=True)
+    blocks = [(kind, list(range(b, min(b + BLOCK, n)))) for b in range(0, n, BLOCK)
+              for kind in kinds]
+    parts = Parallel(n_jobs=jobs)(delayed(_block)(kind, ids, seed, variants, store)
+                                  for kind, ids in blocks)
     out = {kind: [] for kind in kinds}
-    for kind, part in zip([k for k in kinds for _ in range(jobs)], parts, strict=True):
+    for (kind, _), part in zip(blocks, parts, strict=True):
         out[kind].extend(part)
     return out
 
