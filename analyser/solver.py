@@ -89,19 +89,27 @@ class _Worker:
         self.exact, self.classes = new_table(mib)
         self.gens = np.zeros(1, np.int64)
         self.rmemo = new_ruff_memo(_ruff_memo_entries(mib))
+        # (declarer, goal) of the exact position searches filling the current generation,
+        # None when anything else (a deal's jobs, node-limited searches) may have stored
+        self.score_key = None
 
     def run(self, hands, leader, jobs):
         """Results (jobs,) of the jobs on one validated deal."""
         out = np.zeros((1, len(jobs)), np.int8)
+        self.score_key = None
         solve_jobs(hands[None, :], 0, 1, leader, np.asarray(jobs, np.int64).reshape(-1, 3),
                    out, self.exact, self.classes, self.gens, 0, self.rmemo)
         return out[0]
 
 
-def _worker():
-    w = getattr(_local, "private", None)
-    if w is not None:
-        return w
+def _worker(limited=False):
+    """The calling thread's table: for node-limited searches inside `private_tables` the
+    block's own, else the thread's shared one (exact values never depend on a table's
+    contents, and a made misère's proof needs the larger table)."""
+    if limited:
+        w = getattr(_local, "private", None)
+        if w is not None:
+            return w
     w = getattr(_local, "worker", None)
     if w is None:
         w = _local.worker = _Worker(min(_TABLE_MIB, _PROCESS_MIB))
@@ -113,11 +121,11 @@ PRIVATE_TABLE_MIB = 16  # one hand of real play's searches fit (a decision's wor
 
 @contextlib.contextmanager
 def private_tables():
-    """Within the block, this thread's position searches (dd_scores, dd_reach,
-    dd_scores_batch) use a table of their own, empty at the start of the block. Values
-    never depend on a table's contents, but node counts do, and so do the answers of
-    node-limited searches (dd_scores_batch's `node_limit`): inside the block they depend
-    only on what ran inside it, whatever ran before in the thread or process."""
+    """Within the block, this thread's node-limited searches (dd_scores_batch with a
+    `node_limit`) use a table of their own, empty at the start of the block: their answers
+    depend on what the table holds, and inside the block only on what ran inside it,
+    whatever ran before in the thread or process. Exact searches keep the thread's shared
+    table: their values never depend on its contents."""
     w = getattr(_local, "private_worker", None)
     if w is None:
         w = _local.private_worker = _Worker(min(PRIVATE_TABLE_MIB, _PROCESS_MIB))
@@ -126,6 +134,7 @@ def private_tables():
         w.classes[:] = 0
         w.rmemo[:] = 0
         w.gens[0] = 0
+        w.score_key = None
     outer = getattr(_local, "private", None)
     _local.private = w
     try:
@@ -467,11 +476,17 @@ def _position(declarer, goal, leader, trick):
     return d, g, ld, cards, arr
 
 
-def _score_tables():
-    """The calling thread's table and scratch buffers for the searches of real play: its
-    next generation, with (exact, classes, rmemo, moves, scores)."""
-    w = _worker()
-    w.gens[0] += 1
+def _score_tables(key=None):
+    """The calling thread's table and scratch buffers for the position searches, with
+    its generation and (exact, classes, rmemo, moves, scores). `key` (declarer, goal)
+    marks exact searches, None node-limited ones (`_worker`). Consecutive exact searches
+    of one key share a generation (it only steers the table's replacement, kernels.dd.tt),
+    so a player choosing card after card in one hand keeps the previous positions' work
+    within the table's growing window; any other search starts a new generation."""
+    w = _worker(limited=key is None)
+    if key is None or key != w.score_key:
+        w.gens[0] += 1
+    w.score_key = key
     moves, scores = new_score_work()
     return int(w.gens[0]), w.exact, w.classes, w.rmemo, moves, scores
 
@@ -487,7 +502,7 @@ def dd_scores(hands, declarer, goal, leader, trick=()) -> dict:
     hs = _hands_ints(hands)
     _check_position(hs, ld, cards)
     out = np.zeros(52, np.int8)
-    gen, exact, classes, rmemo, moves, scores = _score_tables()
+    gen, exact, classes, rmemo, moves, scores = _score_tables((d, g))
     score_cards(np.array(hs, np.uint64), ld, tr, len(cards), d, g, exact, classes, gen, moves,
                 scores, rmemo, out)
     cast = bool if g == GOAL_MISERE else int
@@ -507,7 +522,7 @@ def dd_reach(hands, declarer, goal, leader, trick=(), target=None) -> bool:
         target = int(target)
     else:
         target = 0
-    gen, exact, classes, rmemo, moves, scores = _score_tables()
+    gen, exact, classes, rmemo, moves, scores = _score_tables((d, g))
     return bool(reach_position(np.array(hs, np.uint64), ld, tr, len(cards), d, g, target, exact,
                                classes, gen, moves, scores, rmemo))
 
@@ -541,7 +556,7 @@ def dd_scores_batch(hands, declarer, goal, leader, trick=(), node_limit=None,
         if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or cap < 0:
             raise SolverInputError(f"cap: expected a whole number of tricks, got {cap!r}")
         cap = np.int64(cap) if g != GOAL_MISERE else None
-    gen, exact, classes, rmemo, moves, scores = _score_tables()
+    gen, exact, classes, rmemo, moves, scores = _score_tables((d, g) if budget is None else None)
     score_cards_batch(arr, ld, tr, len(cards), d, g, exact, classes, gen, moves, scores, rmemo,
                       out, values, budget, cap)
     return out

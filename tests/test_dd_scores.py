@@ -263,6 +263,26 @@ def test_node_limit_gives_up_honestly(goal):
     assert gave_up > 0  # some searches need more than one node (others settle at once)
 
 
+def test_private_tables_hold_only_the_node_limited_searches():
+    """Inside `private_tables` (one real-play hand) the node-limited searches, whose
+    answers depend on what the table holds, use the block's own table; exact searches
+    (the double-dummy player's dd_scores, dd_reach, dd_misere) keep the thread's shared
+    table, large enough for a made misère's proof (R15, R21), and agree with the same
+    searches outside the block."""
+    rng = random.Random("private")
+    hands, leader, trick = _worlds(rng, 2, 9, 1)
+    declarer = (leader + 2) % 4
+    deal = [int(h) for h in hands[0]]
+    outside = dd_scores(deal, declarer, "misere", leader, trick)
+    with solver.private_tables():
+        private = solver._local.private
+        assert dd_scores(deal, declarer, "misere", leader, trick) == outside
+        dd_reach(deal, declarer, 1, leader, trick, target=1)
+        assert not private.exact.any() and not private.classes.any()
+        dd_scores_batch(hands, declarer, "misere", leader, trick, node_limit=10**6)
+        assert private.exact.any() or private.classes.any()
+
+
 def test_node_limit_is_checked():
     hands = np.array([_random_deal(random.Random(5))], np.uint64)
     for bad in (0, -3, 2.5, True):
