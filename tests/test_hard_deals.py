@@ -3,7 +3,9 @@
 and trump (R10, R20) and grand and little misère per seat (R15, R17, R21) stay those
 stored. These deals hold the searches that take longest (made misères above all), where
 a change to the misère rules or the table would show first. By default the three
-quickest; all of them under BOSTON_FULL=1."""
+quickest; all of them under BOSTON_FULL=1. A row with `table_mib` is solved with
+transposition tables of that size (its proof overflows the default ones, and takes
+tens of minutes there)."""
 
 import json
 from pathlib import Path
@@ -31,7 +33,13 @@ def test_hard_deals_are_stored_with_whole_answers():
 @pytest.mark.parametrize("row", ROWS[:sized(3, len(ROWS))], ids=lambda r: r["slowest"])
 def test_r10_r15_r17_r21_hard_deals_keep_their_answers(row):
     deal = analyser.parse_deal(row["deal"])
-    tricks, misere = solver.solve_deals(deal[None, :], "NESW".index(row["leader"]))
+    saved = solver._TABLE_MIB, solver._PROCESS_MIB
+    if "table_mib" in row:
+        solver.set_table_memory(row["table_mib"], 2 * row["table_mib"])
+    try:
+        tricks, misere = solver.solve_deals(deal[None, :], "NESW".index(row["leader"]))
+    finally:
+        solver.set_table_memory(*saved)
     assert tricks[0].tolist() == row["tricks"]
     assert misere[0, :, 0].tolist() == row["grand"]
     assert misere[0, :, 1].tolist() == row["little"]
