@@ -31,15 +31,13 @@ def test_hard_deals_are_stored_with_whole_answers():
 
 
 @pytest.mark.parametrize("row", ROWS[:sized(3, len(ROWS))], ids=lambda r: r["slowest"])
-def test_r10_r15_r17_r21_hard_deals_keep_their_answers(row):
+def test_r10_r15_r17_r21_hard_deals_keep_their_answers(row, request):
     deal = analyser.parse_deal(row["deal"])
-    saved = solver._TABLE_MIB, solver._PROCESS_MIB
     if "table_mib" in row:
+        saved = solver._TABLE_MIB, solver._PROCESS_MIB
+        request.addfinalizer(lambda: solver.set_table_memory(*saved))
         solver.set_table_memory(row["table_mib"], 2 * row["table_mib"])
-    try:
-        tricks, misere = solver.solve_deals(deal[None, :], "NESW".index(row["leader"]))
-    finally:
-        solver.set_table_memory(*saved)
+    tricks, misere = solver.solve_deals(deal[None, :], "NESW".index(row["leader"]))
     assert tricks[0].tolist() == row["tricks"]
     assert misere[0, :, 0].tolist() == row["grand"]
     assert misere[0, :, 1].tolist() == row["little"]
