@@ -299,7 +299,9 @@ def test_the_ev_family_bids_the_contract_of_best_expected_result(synthetic):
     assert best in ("7", "8") and value["9"] < 0
     assert strategy.call(view) == best
     assert strategy.name_trump(EIGHT_SPADES, best, 1) == 0
-    assert ev_strategy(synthetic, min_ev=value[best] + 1).call(view) == PASS
+    margin = float(value[best]) - strategy.passing(EIGHT_SPADES, view.position)
+    assert ev_strategy(synthetic, min_ev=margin + 1).call(view) == PASS
+    assert ev_strategy(synthetic, min_ev=margin - 1).call(view) == best
 
 
 def test_the_ev_family_weighs_the_misere_rates_by_position(synthetic):
