@@ -47,8 +47,13 @@ __all__ = [
 DEFENDER_DISCARDS = {"highest": 0}
 
 # Transposition-table memory: per table, and at most per process (all tables together).
-_TABLE_MIB = 128
-_PROCESS_MIB = 1024
+# A table's window keeps small deals in a few megabytes (kernels/dd/tt.py); the size only
+# matters to the rare proofs that fill it, which 512 MiB solves several times faster than
+# 128 (docs/solver.md, "Memory").
+TABLE_MIB = 512
+PROCESS_MIB = 1024
+_TABLE_MIB = TABLE_MIB
+_PROCESS_MIB = PROCESS_MIB
 # The most (deal, job) pairs a batch worker takes at once (`_run_batch`).
 _MOST_PAIRS = 1
 
@@ -57,7 +62,7 @@ class SolverInputError(CardError):
     """A deal, seat, trump, side or policy the solver cannot accept; names the field."""
 
 
-def set_table_memory(per_table_mib=128, per_process_mib=1024):
+def set_table_memory(per_table_mib=TABLE_MIB, per_process_mib=PROCESS_MIB):
     """Configure transposition-table sizes (MiB per table, MiB for all tables of a process).
 
     Each table's worker also keeps the ruff game's memo (kernels.dd.ruff_game), an eighth
