@@ -293,6 +293,9 @@ def boston_distribution(n: int, chunk: int = 100) -> str:
         "|---:|---|---:|---|---:|",
         *rows,
         "",
+        "The hardest deals found are stored with their answers in `tests/data/hard_boston.json` "
+        "(`tests/test_hard_deals.py`).",
+        "",
     ])
 
 

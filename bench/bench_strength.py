@@ -8,7 +8,7 @@ misère danger (analyser/features.py); for a number the seat and trump of most
 double-dummy tricks (a lone declarer seldom has 5 otherwise), at that level (5 to 13).
 Double-dummy columns come from the solver (dd_tricks, dd_misere, dd_little_misere with
 R17's discards). Hands are played in blocks of BLOCK, each block kept under
-out/bench-cache/strength/<digest of the code>/ once played, so that a run stopped
+out/bench-cache/strength/<digest of the code and shipped data>/ once played, so that a run stopped
 part-way resumes with the blocks it has (about 70 minutes on 2 cores at full size).
 """
 
@@ -76,11 +76,13 @@ BLOCK = 50  # hands per task and per stored block
 
 
 def _source_digest():
-    """A digest of the code that plays the hands (analyser/, kernels/, this file): a stored
-    block counts only for the code that computed it."""
+    """A digest of the code and data that play the hands (analyser/ with its shipped data,
+    such as the estimate the "auction" bidding model reads, kernels/, this file): a stored
+    block counts only for the code and data that computed it."""
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    for path in sorted([*root.glob("analyser/**/*.py"), *root.glob("kernels/**/*.py"),
+    data = [p for p in root.glob("analyser/data/**/*") if p.is_file()]
+    for path in sorted([*root.glob("analyser/**/*.py"), *data, *root.glob("kernels/**/*.py"),
                         Path(__file__).resolve()]):
         h.update(path.relative_to(root).as_posix().encode())
         h.update(path.read_bytes())

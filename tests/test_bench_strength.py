@@ -2,6 +2,9 @@
 block counts only for the code that computed it. The hands are played for real (R15,
 R21: grand misère); nothing is timed."""
 
+import shutil
+from pathlib import Path
+
 from bench import bench_strength
 
 
@@ -31,3 +34,17 @@ def test_other_code_does_not_read_the_blocks(tmp_path, monkeypatch):
     bench_strength.measure(2, jobs=1, kinds=("GM",), store=tmp_path)
     assert played == [[0, 1]]
     assert sorted(p.name for p in tmp_path.iterdir())[-1] == "other-code"
+
+
+def test_the_digest_covers_the_shipped_data(tmp_path, monkeypatch):
+    """A stored block belongs to the estimate and tables it was played with: the digest of
+    a tree whose analyser/data differs is another."""
+    root = Path(bench_strength.__file__).resolve().parent.parent
+    for part in ("analyser", "kernels", "bench"):
+        shutil.copytree(root / part, tmp_path / part,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(bench_strength, "__file__", str(tmp_path / "bench" / "bench_strength.py"))
+    before = bench_strength._source_digest()
+    estimate = tmp_path / "analyser" / "data" / "estimate.json"
+    estimate.write_text(estimate.read_text() + " ")
+    assert bench_strength._source_digest() != before

@@ -64,6 +64,7 @@ def test_ab_finds_the_solver_modules_of_a_flat_revision(tmp_path, monkeypatch):
     (("HEAD", "work", "--deals", "10:300"), "--deals must lie within 0:200"),
     (("HEAD", "work", "--jobs", "bridge", "--deals", "0:600"), "--deals must lie within 0:500"),
     (("HEAD", "work", "--strain", "NT"), "--strain chooses among the bridge jobs"),
+    (("work", "work", "--mib-b", "0"), "--mib-a and --mib-b must be positive"),
 ])
 def test_ab_refuses_bad_deal_ranges_with_one_line(args, message):
     out = subprocess.run([sys.executable, "-m", "tools.ab", *args], cwd=ROOT,

@@ -18,8 +18,12 @@ keeps only the jobs of one strain, a fifth of them). The same
 version against itself on bridge jobs 0-39, one round, can measure 1.044, so compare 200
 jobs or more.
 
+`--mib-a N` and `--mib-b N` give each version's transposition table its size in MiB
+(default: the solver's, `analyser.solver.TABLE_MIB`); `work work --mib-a 128 --mib-b 512`
+measures what the table size alone changes.
+
 Usage: `python -m tools.ab A B [--deals LO:HI] [--jobs num|mis|all|bridge] [--strain S]
-[--rounds N]`,
+[--rounds N] [--mib-a N] [--mib-b N]`,
 where A and B are git revisions or `work` (the working tree). Prints each version's time,
 the ratio B/A, and whether every answer agreed; then, from each job's least time over the
 rounds (a job slowed by a burst of load in one round counts at its quickest), the ratio of
@@ -40,6 +44,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from analyser.solver import TABLE_MIB
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -172,8 +178,14 @@ def main(argv=None) -> int:
     parser.add_argument("b", help="git revision, or `work` for the working tree")
     job_options(parser)
     parser.add_argument("--rounds", type=int, default=2, help="passes over the deals")
+    for x in "ab":
+        parser.add_argument(f"--mib-{x}", type=int, default=TABLE_MIB,
+                            help=f"MiB of version {x.upper()}'s table (default {TABLE_MIB})")
     args = parser.parse_args(argv)
     lo, hi = deal_range(parser, args.deals, args.jobs, args.strain)
+    mib = {"a": args.mib_a, "b": args.mib_b}
+    if min(mib.values()) <= 0:
+        parser.error("--mib-a and --mib-b must be positive")
 
     tmp = Path(tempfile.mkdtemp(prefix="tools-ab-"))
     for rev, name in ((args.a, "kernels_a"), (args.b, "kernels_b")):
@@ -186,7 +198,7 @@ def main(argv=None) -> int:
 
     def fresh(x):
         _, tt, rg = mods[x]
-        exact, classes = tt.new_table(128)
+        exact, classes = tt.new_table(mib[x])
         return exact, classes, np.zeros(1, np.int64), rg.new_ruff_memo(rg.RUFF_CUT_MEMO)
 
     def solve(x, state, task):
