@@ -7,6 +7,7 @@ batch worker for the batch forms, as many workers as `numba.get_num_threads()`).
 """
 
 import contextlib
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -86,11 +87,35 @@ def _ruff_memo_entries(mib):
     return min(RUFF_CUT_MEMO, 1 << (n.bit_length() - 1))
 
 
+# joblib's process workers (loky) take a worker whose memory grew by more than this since
+# its first task for a leak, and restart it (losing its tables) with a warning.
+_LOKY_LEAK_ALLOWANCE = int(3e8)
+_LOKY_EXECUTOR = "joblib.externals.loky.process_executor"
+
+
+def _allow_tables_in_loky_worker():
+    """Raise this process's loky leak allowance by what all its tables may hold.
+
+    The tables keep the pages a search touched for the next deals, so a worker's memory
+    grows towards their budget by design, the more so the harder the deals. In a joblib
+    worker (the module is loaded) its `_MAX_MEMORY_LEAK_SIZE` becomes loky's own allowance
+    plus the batch tables' budget, this thread's table and the private table, with their
+    ruff-game memos. Elsewhere nothing reads the value."""
+    executor = sys.modules.get(_LOKY_EXECUTOR)
+    if executor is None:
+        return
+    mib = (_PROCESS_MIB + min(_TABLE_MIB, _PROCESS_MIB) + PRIVATE_TABLE_MIB
+           + 3 * RUFF_CUT_MEMO * 24 / (1 << 20))
+    allowance = _LOKY_LEAK_ALLOWANCE + int(mib * (1 << 20))
+    executor._MAX_MEMORY_LEAK_SIZE = max(executor._MAX_MEMORY_LEAK_SIZE, allowance)
+
+
 class _Worker:
     """One transposition table with its generation counter and ruff-game memo (one per
     Python thread)."""
 
     def __init__(self, mib):
+        _allow_tables_in_loky_worker()
         self.exact, self.classes = new_table(mib)
         self.gens = np.zeros(1, np.int64)
         self.rmemo = new_ruff_memo(_ruff_memo_entries(mib))
@@ -223,6 +248,7 @@ def _batch_state():
     state = _batch_tables.get(nt)
     if state is None:
         mib = min(_TABLE_MIB, _PROCESS_MIB / nt)
+        _allow_tables_in_loky_worker()
         exact, classes = new_tables(mib, nt)
         gens = np.zeros(nt, np.int64)
         rmemos = aligned_zeros((nt, _ruff_memo_entries(mib), 3))

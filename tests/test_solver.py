@@ -10,6 +10,7 @@ Sizes: the default run compares about 2,000 endings; the `slow` variants (`make 
 BOSTON_FULL=1) compare about 10,000.
 """
 
+import os
 import random
 
 import numba
@@ -538,3 +539,29 @@ def test_seat_and_suit_letters_are_accepted():
     # API.md "Formats": functions that take a seat also accept its letter.
     assert analyser.dd_tricks(GOOD, "N", 0, "E") == analyser.dd_tricks(GOOD, 0, 0, 1)
     assert analyser.dd_misere(GOOD, "W", "N") == analyser.dd_misere(GOOD, 3, 0)
+
+
+def test_joblib_workers_keep_their_tables_as_they_grow():
+    """A joblib (loky) worker is restarted, losing its tables and warning of a leak, once its
+    memory grows 300 MB past its first task's; the solver's tables grow by design up to
+    their budget, so creating one raises the worker's allowance by that budget."""
+    from joblib import Parallel, delayed
+
+    from analyser import solver
+
+    def in_worker():
+        import os
+        import sys
+
+        import analyser as a
+        deal = a.parse_deal("N:A5432.2.5432.432 KJT9.A76.KJT.KQJ 86.KT953.A8.T765 "
+                            "Q7.QJ84.Q976.A98")
+        made = a.dd_little_misere(deal, "N", "N")  # R17: made double-dummy
+        executor = sys.modules["joblib.externals.loky.process_executor"]
+        return os.getpid(), made, executor._MAX_MEMORY_LEAK_SIZE
+
+    results = Parallel(n_jobs=2)(delayed(in_worker)() for _ in range(2))
+    budget = (solver.PROCESS_MIB + solver.TABLE_MIB) << 20
+    for pid, made, allowance in results:
+        assert pid != os.getpid() and made
+        assert allowance >= int(3e8) + budget
