@@ -219,6 +219,43 @@ def test_r15_r17_little_misere_matches_brute_force(work):
         assert got == brute_little(hands, declarer, leader), (hands, declarer, leader)
 
 
+def test_r15_r19_r20_misere_settles_inside_a_trick_agree_with_brute_force():
+    # kernels.dd.search._misere_in_trick, once the declarer has played to the trick: its
+    # card winning with no higher card to come (the declarer takes a trick), or beaten
+    # (by a card played, or by a defender to come holding only higher cards, R19) with
+    # the ducking rule then true (the misère is made, R15, R21); brute force from the
+    # same position agrees every time it settles
+    from kernels.dd.search import _misere_in_trick
+    from tests.reference_dd import random_position, side_tricks, trick_winner
+
+    rng = random.Random(9151)
+    fired = {"wins": 0, "beaten": 0, "must beat": 0}
+    for _ in range(sized(3000, 20000)):
+        played = rng.randint(1, 3)
+        hands, leader, trick = random_position(rng, rng.randint(1, 4), played,
+                                               rng.randint(2, 4))
+        declarer = (leader + rng.randrange(played)) % 4
+        di = (declarer - leader) % 4
+        wi = (trick_winner(list(trick), leader, -1) - leader) % 4
+        row = np.array(list(trick) + [0] * (4 - played), np.int64)
+        done, made_trick, rel = _misere_in_trick(np.array(hands, np.uint64), row, played,
+                                                 leader, 1 << declarer, 1, wi)
+        if not done:
+            continue
+        taken = side_tricks(hands, (declarer,), -1, leader, maximise=False, trick=trick)
+        assert made_trick == (taken >= 1), (hands, leader, trick, declarer)
+        if made_trick:
+            fired["wins"] += 1
+            assert int(rel) == 1 << trick[di]  # the declarer's card
+        elif wi != di:
+            fired["beaten"] += 1
+            if trick[di] // 13 == trick[0] // 13:
+                assert int(rel) >> trick[wi] & 1  # the card beating it
+        else:
+            fired["must beat"] += 1
+    assert min(fired.values()) >= sized(20, 150), fired
+
+
 @pytest.mark.parametrize("probe", [1, 2, 5])
 def test_r15_r17_r21_misere_probing_under_tiny_budgets_matches_brute_force(probe):
     # budgets of a few nodes give up nearly every card the defenders try near the top and

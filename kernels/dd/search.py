@@ -19,6 +19,7 @@ from kernels.dd.misere import (
     MISERE_BUDGET,
     MISERE_MEMO,
     ducking_gaps,
+    ducks_every_suit,
     misere_force,
     new_misere_work,
     top_of_each_suit,
@@ -346,6 +347,52 @@ def _in_trick_settle(hands, row, npl, ld, trump, winmask, nd, wi):
 
 
 @njit(inline="always", **NO_REFCOUNT)
+def _misere_in_trick(hands, row, npl, ld, winmask, nd, wi):
+    """(settled, value, relevance) inside a misère trick (no trump), `npl` cards played
+    (`wi` the index of the card now winning it), once the declarer has played to it, the
+    defenders needing `nd` more of its tricks:
+
+    - its card wins the trick when it is winning now and no defender still to play holds
+      a higher card of the suit led (R19, R20): with `nd` 1 the defenders reach their
+      goal; the relevance is that card;
+    - it cannot win the trick when it is not winning now (a lower card of the suit led,
+      or a discard), or when a defender still to play holds only higher cards of the suit
+      led (it must follow, R19); then if the declarer, with the cards still in hand,
+      ducks every trick to come (`ducks_every_suit`) the misère is made (R15, R21): a
+      defender wins this trick and leads, and the defenders' cards still to come to it
+      only leave their hands, which keeps the ducking rule true (its proof). The
+      relevance: the rule's, and the card that beats the declarer's (the one now winning
+      when the declarer followed suit; the lowest card of a defender to come that holds
+      only higher ones: the owners of the cards from it up and the suit lengths fix
+      that it holds no lower card, and the declarer played one below it)."""
+    d = trailing_zeros(np.uint64(winmask))
+    di = (d - ld) & 3
+    if di >= npl:
+        return False, False, U0
+    if di == wi:
+        c = row[di]
+        sm = SUIT_MASK[suit_of(c)]
+        above = False  # a defender still to play holds a higher card of the suit
+        wrel = U0  # the lowest card of one that holds only higher ones: it must beat c
+        for j in range(npl, 4):
+            f = hands[(ld + j) & 3] & sm
+            if f > bit(c):
+                above = True
+                if (f & (U0 - f)) > bit(c):
+                    wrel = f & (U0 - f)
+        if not above:
+            return nd == 1, True, bit(c)
+        if wrel == U0:
+            return False, False, U0
+    else:
+        wrel = bit(row[wi]) if suit_of(row[di]) == suit_of(row[0]) else U0
+    ok, rel = ducks_every_suit(hands, d)
+    if not ok:
+        return False, False, U0
+    return True, False, rel | wrel
+
+
+@njit(inline="always", **NO_REFCOUNT)
 def _next_card(hand, moves_here, nmov_here, idx, rels_here, tried_here, gone, uy):
     """The next card to try at the node at ply `uy` (its index advanced), or -1: a card
     below every relevant card of its suit is skipped once another such card of the suit
@@ -533,6 +580,13 @@ def _search(hands, leader, gone, need, trump, maxmask, winmask, exact, classes, 
                                 scores[STATS_ROW, 5] += 1
             elif plain:
                 done, tv, trel = _in_trick_settle(hands, tricks[ut], npl, ld, trump, winmask,
+                                                  needs[ut], winp[uy])
+                if done:
+                    v = tv
+                    vrel = trel
+                    mode = _DONE_NOSTORE
+            elif misere_game:
+                done, tv, trel = _misere_in_trick(hands, tricks[ut], npl, ld, winmask,
                                                   needs[ut], winp[uy])
                 if done:
                     v = tv
