@@ -349,8 +349,8 @@ def _in_trick_settle(hands, row, npl, ld, trump, winmask, nd, wi):
 @njit(inline="always", **NO_REFCOUNT)
 def _misere_in_trick(hands, row, npl, ld, winmask, nd, wi):
     """(settled, value, relevance) inside a misère trick (no trump), `npl` cards played
-    (`wi` the index of the card now winning it), once the declarer has played to it, the
-    defenders needing `nd` more of its tricks:
+    (`wi` the index of the card now winning it), once the declarer has played to it;
+    `nd`: the declarer's tricks the defenders still need (1 in a misère search):
 
     - its card wins the trick when it is winning now and no defender still to play holds
       a higher card of the suit led (R19, R20): with `nd` 1 the defenders reach their
