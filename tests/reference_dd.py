@@ -9,6 +9,7 @@ endings of a few cards; a full deal would take forever.
 Hands are Python ints with bit `13 * suit + rank` set (API.md "Formats").
 """
 
+import functools
 import random
 
 NO_TRUMP = -1
@@ -251,3 +252,43 @@ def random_position(rng: random.Random, k: int, played: int, n_suits: int = 4):
         hands[seat] &= ~(1 << card)
         trick.append(card)
     return tuple(hands), leader, tuple(trick)
+
+
+def band_game_forced(deal, declarer: int, leader: int) -> bool:
+    """Whether the defenders force the misère declarer to take a trick in the band game
+    (kernels.dd.band_game): play as in `dd_misere` (R19, R20, no trump), except that a trick
+    the declarer does not win goes to whichever defender the defenders choose among
+    those who played to it a card of the suit led lying in the same band as its highest
+    card (no card the declarer held when the trick began, or played to it, ranks between
+    the two)."""
+    d = declarer
+
+    def same_band(a: int, b: int, dcards: int) -> bool:
+        lo, hi = min(a, b), max(a, b)
+        return not any(lo < c < hi for c in cards_of(dcards))
+
+    @functools.cache
+    def position(hands, leader):
+        return hands[d] != 0 and play(hands, leader, ())
+
+    def play(hands, leader, trick):
+        if len(trick) == 4:
+            led = trick[0] // 13
+            di = (d - leader) % 4
+            follow = [(c, j) for j, c in enumerate(trick) if c // 13 == led]
+            top, tj = max(follow)
+            if tj == di:
+                return True  # the declarer's card is the highest of the suit led
+            dcards = hands[d] | (1 << trick[di])
+            winners = [(leader + j) % 4 for c, j in follow
+                       if j != di and same_band(c, top, dcards & (0x1FFF << (13 * led)))]
+            return any(position(hands, w) for w in winners)
+        seat = (leader + len(trick)) % 4
+        values = []
+        for card in legal_cards(hands[seat], trick[0] // 13 if trick else -1):
+            rest = list(hands)
+            rest[seat] &= ~(1 << card)
+            values.append(play(tuple(rest), leader, trick + (card,)))
+        return all(values) if seat == d else any(values)
+
+    return position(tuple(int(h) for h in deal), leader)

@@ -11,6 +11,7 @@ import random
 import numpy as np
 import pytest
 
+from kernels.dd.band_game import new_band_work
 from kernels.dd.batch import (
     GUESS_UP,
     JOB_GRAND,
@@ -150,13 +151,16 @@ def _value_inside(hands, leader, trump, maxmask, winmask, exact, classes, moves,
 
 
 @njit
-def _misere_inside(hands, declarer, leader, little, probe, exact, classes, moves, scores):
-    """Grand or little misère with a given probing budget (kernels.dd.search.search), called
-    from inside a compiled function like `_value_inside`."""
+def _misere_inside(hands, declarer, leader, little, probe, band_start, exact, classes, moves,
+                   scores, band):
+    """Grand or little misère with given probing and band-game budgets
+    (kernels.dd.search.search, solve_misere), called from inside a compiled function like
+    `_value_inside`."""
     if little:
         return solve_little_misere(hands, declarer, leader, 0, exact, classes, 1, moves, scores,
-                                   probe)
-    return solve_misere(hands, declarer, leader, exact, classes, 1, moves, scores, probe)
+                                   probe, band, band_start)
+    return solve_misere(hands, declarer, leader, exact, classes, 1, moves, scores, probe, band,
+                        band_start)
 
 
 def _cases(seed, n, kmax):
@@ -260,17 +264,27 @@ def test_r15_r19_r20_misere_settles_inside_a_trick_agree_with_brute_force():
 def test_r15_r17_r21_misere_probing_under_tiny_budgets_matches_brute_force(probe):
     # budgets of a few nodes give up nearly every card the defenders try near the top and
     # come back to it in later rounds: every undo and every restart path runs, and the
-    # answers must still be brute force's (R15, R17, R21)
+    # answers must still be brute force's (R15, R17, R21); the same tiny budgets for the
+    # search's turns before the band game's (solve_misere), so that the search gives up
+    # and starts again, and the band game runs out of budget, proves or fails, round after
+    # round
     exact, classes = new_table(1)
     moves, scores = new_buffers()
+    band = new_band_work()
+    band_games = 0
     for hands, _, declarer, leader, _ in _cases(40 + probe, sized(60, 300), 5):
         arr = np.array(hands, np.uint64)
-        got = _misere_inside(arr, declarer, leader, False, probe, exact, classes, moves, scores)
+        band[-1][0] = 0
+        got = _misere_inside(arr, declarer, leader, False, probe, probe, exact, classes, moves,
+                             scores, band)
+        band_games += band[-1][0] > 0
         want = brute_value(hands, -1, leader, 15 ^ (1 << declarer), 1 << declarer) == 0
         assert got == want, (hands, declarer, leader, probe)
         assert [int(h) for h in arr] == hands  # the undo restored the position in place
-        got = _misere_inside(arr, declarer, leader, True, probe, exact, classes, moves, scores)
+        got = _misere_inside(arr, declarer, leader, True, probe, probe, exact, classes, moves,
+                             scores, band)
         assert got == brute_little(hands, declarer, leader), (hands, declarer, leader, probe)
+    assert band_games >= sized(15, 75)  # the band game had its turns
 
 
 def test_r17_defender_discard_highest_breaks_ties_by_suit_order():

@@ -20,7 +20,9 @@ generation, so the replacement policy prefers evicting earlier deals' entries.
 
 import numpy as np
 
+from kernels.dd.band_game import new_band_work
 from kernels.dd.search import (
+    BAND_START,
     MAX_MOVES,
     MAX_PLY,
     PROBE_NODES,
@@ -81,6 +83,7 @@ def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot
     else:
         scores = stats
     hands = np.zeros(4, np.uint64)
+    band = new_band_work()
     last_value = np.full(16, -1, np.int64)  # per seat mask: previous answer, a first guess
     for i in range(first, n, step):
         gens[slot] += 1
@@ -103,7 +106,7 @@ def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot
                 out[i, j] = v
             elif kind == JOB_GRAND:
                 out[i, j] = solve_misere(hands, seats, leader, exact, classes, gen, moves, scores,
-                                         PROBE_NODES)
+                                         PROBE_NODES, band, BAND_START)
             else:
                 out[i, j] = solve_little_misere(hands, seats, leader, arg, exact, classes, gen,
-                                                moves, scores, PROBE_NODES)
+                                                moves, scores, PROBE_NODES, band, BAND_START)

@@ -15,6 +15,7 @@ boundaries, so each step reuses the previous steps' work.
 import numpy as np
 
 from kernels.bits import leading_zeros, popcount, trailing_zeros
+from kernels.dd.band_game import band_game
 from kernels.dd.misere import (
     MISERE_BUDGET,
     MISERE_MEMO,
@@ -94,6 +95,8 @@ _DONE_NOSTORE = 4
 PROBE_PLIES = 16
 PROBE_NODES = 2048
 PROBE_GROWTH = 4
+BAND_START = 1 << 20  # misère: the search's nodes before the band game's first turn
+BAND_GROWTH = 8
 _NO_LIMIT = 1 << 62
 
 
@@ -765,7 +768,8 @@ def solve_value(hands, leader, trump, maxmask, winmask, guess, exact, classes, g
 
 
 @njit
-def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, probe):
+def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, probe, band,
+                 band_start):
     """True when the declarer can be sure to take no trick, no trump (R15, R20, R21).
 
     The defenders' cards near the top are probed (`search`'s `probe`: PROBE_NODES in the
@@ -774,7 +778,15 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
     one's refutation can cost thousands of times more: in seed-777 deal 136, East's grand
     misère, refuting North's duck at the first trick takes 20.9 million nodes, where
     overtaking forces the trick in 3,387 (misère of deals 0-199: 0.64 of the time
-    with probing)."""
+    with probing).
+
+    A search that runs past `band_start` nodes (BAND_START in the batch) takes turns with
+    the band game (kernels.dd.band_game, its work `band`), each with the same node budget,
+    eight times larger every round: the band game's "made" is the answer; its "forced" says
+    nothing, and the search then goes on alone. The band game proves a made misère in
+    far fewer nodes than the search (where it can: it gives the defenders more than play
+    does); the search's turns keep what they finished in the table, so each round goes on
+    from the last."""
     if popcount(hands[leader]) == 0:
         return True
     winmask = 1 << declarer
@@ -782,9 +794,30 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
     # and Literal[int](-1), and compiled a second copy of every callee taking the trump
     # (quick_bounds, sure_tricks, cash_runs, side_takes_trick, the ruff game's entry):
     # 4 s of cold compile
-    return not search(hands, leader, gone_of(hands), np.int64(1), np.int64(-1), 15 ^ winmask,
-                      winmask, exact, classes, gen, moves, scores, np.zeros((1, 3), np.uint64),
-                      probe)
+    trump = np.int64(-1)
+    maxmask = 15 ^ winmask
+    gone = gone_of(hands)
+    rmemo = np.zeros((1, 3), np.uint64)
+    memo = game_memo(trump, maxmask, winmask)
+    prefix = np.zeros(4, np.int64)
+    rel = np.zeros(1, np.uint64)
+    budget = np.zeros(2, np.int64)
+    limit = band_start
+    band_open = True
+    while True:
+        budget[0] = limit if band_open else _NO_LIMIT
+        budget[1] = 0
+        v = search_memo(hands, leader, gone, np.int64(1), trump, maxmask, winmask, exact,
+                        classes, gen, moves, scores, rmemo, memo, np.int64(probe), prefix,
+                        np.int64(0), rel, budget)
+        if budget[1] == 0:
+            return not v
+        r = band_game(hands, leader, declarer, limit, band)
+        if r == 0:
+            return True
+        if r == 1:
+            band_open = False
+        limit *= BAND_GROWTH
 
 
 DISCARD_HIGHEST = 0
@@ -811,9 +844,9 @@ def defender_discard(hand, policy):
 
 @njit
 def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, moves, scores,
-                        probe):
+                        probe, band, band_start):
     """Little misère (R15, R17): all discard one card, then misère over the rest
-    (`solve_misere`, `probe` its budget)."""
+    (`solve_misere`, `probe`, `band` and `band_start` as there)."""
     h = hands.copy()
     k = popcount(h[declarer])
     for q in range(4):
@@ -844,7 +877,8 @@ def solve_little_misere(hands, declarer, leader, policy, exact, classes, gen, mo
                 c = x
         cand ^= bit(c)
         h[declarer] ^= bit(c)
-        ok = solve_misere(h, declarer, leader, exact, classes, gen, moves, scores, probe)
+        ok = solve_misere(h, declarer, leader, exact, classes, gen, moves, scores, probe, band,
+                          band_start)
         h[declarer] ^= bit(c)
         if ok:
             return True
