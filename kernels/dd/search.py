@@ -97,6 +97,7 @@ PROBE_NODES = 2048
 PROBE_GROWTH = 4
 BAND_START = 1 << 20  # misère: the search's nodes before the band game's first turn
 BAND_GROWTH = 8
+BAND_MAX = 1 << 26  # the band game's last turn (its budget); past it the search goes alone
 _NO_LIMIT = 1 << 62
 
 
@@ -782,11 +783,14 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
 
     A search that runs past `band_start` nodes (BAND_START in the batch) takes turns with
     the band game (kernels.dd.band_game, its work `band`), each with the same node budget,
-    eight times larger every round: the band game's "made" is the answer; its "forced" says
-    nothing, and the search then goes on alone. The band game proves a made misère in
-    far fewer nodes than the search (where it can: it gives the defenders more than play
-    does); the search's turns keep what they finished in the table, so each round goes on
-    from the last."""
+    eight times larger every round. The band game proves a made misère in far fewer
+    nodes than the search where it can (it gives the defenders more than play does): its
+    "made" is the answer; its "forced" says nothing, and the search then goes on alone,
+    as it does after the band game's turn at BAND_MAX nodes (where the band game gives the
+    defenders too much its proof can be far larger than the search's: West's grand misère
+    in the slowest deal of tests/data/hard_boston.json runs past 10^10 band-game nodes).
+    The search's turns keep what they finished in the table, so each round goes on from
+    the last."""
     if popcount(hands[leader]) == 0:
         return True
     winmask = 1 << declarer
@@ -815,7 +819,7 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
         r = band_game(hands, leader, declarer, limit, band)
         if r == 0:
             return True
-        if r == 1:
+        if r == 1 or limit >= BAND_MAX:
             band_open = False
         limit *= BAND_GROWTH
 
