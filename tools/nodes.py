@@ -21,8 +21,9 @@ one ruff-game memo kept across the deals, and prints what the search counted
 
 The counters at the leads add up to the expanded boundary nodes in the numeric and bridge
 searches; in misère's probing searches a card given up over its node budget leaves nodes
-unfinished. Each version is compiled apart (about two minutes a version on a busy
-2-core machine). Nothing is written to BENCHMARKS.md.
+unfinished. The band game's nodes (kernels.dd.band_game, misère searches past
+kernels.dd.search.BAND_START nodes) are not counted. Each version is compiled apart
+(about two minutes a version on a busy 2-core machine). Nothing is written to BENCHMARKS.md.
 
 Usage: `python -m tools.nodes A [B] [--deals LO:HI] [--jobs num|mis|all|bridge]
 [--leader SEAT] [--strain S|H|D|C|NT]`, where A and B are git revisions or `work`

@@ -6,8 +6,11 @@ leader N). Each is solved alone through `kernels.dd.batch.solve_jobs` from an em
 transposition table, with the search's node counter on (`tools.nodes`' copy of the
 kernels, `kernels.dd.search.COUNT_NODES`), and its nodes, trick-boundary nodes, seconds
 and answer are printed; with two versions, the ratios and whether the answers agree.
-Node counts do not move with the machine's load; seconds do. Nothing is written to
-BENCHMARKS.md. The random sample's node ratio is `python -m tools.nodes A B --jobs mis`.
+Node counts do not move with the machine's load; seconds do. The counts are the
+search's own: a misère search that takes turns with the band game (kernels.dd.band_game)
+counts its own turns, not the band game's nodes, so there compare the seconds. Nothing
+is written to BENCHMARKS.md. The random sample's node ratio is `python -m tools.nodes A B
+--jobs mis`.
 
 Usage: `python -m tools.tail A [B] [--only I ...] [--verbose]`, A and B git revisions or `work`;
 `--only` keeps the searches of those indices in `HARD` (0 is the slowest).

@@ -83,7 +83,10 @@ def solve_jobs(deals, first, step, leader, jobs, out, exact, classes, gens, slot
     else:
         scores = stats
     hands = np.zeros(4, np.uint64)
-    band = new_band_work()
+    misere = False
+    for j in range(jobs.shape[0]):
+        misere |= jobs[j, 0] != JOB_TRICKS
+    band = new_band_work(misere)
     last_value = np.full(16, -1, np.int64)  # per seat mask: previous answer, a first guess
     for i in range(first, n, step):
         gens[slot] += 1
