@@ -35,7 +35,7 @@ from kernels.dd.misere import (
     must_win_lead,
     new_misere_work,
 )
-from kernels.dd.state import SUIT_MASK, U0, U1, bit, suit_of
+from kernels.dd.state import SUIT_MASK, U0, U1, bit, highest_rank, suit_of
 from kernels.jit import NO_REFCOUNT, njit
 
 BAND_BITS = 20  # entries of the band game's table: 2 ** BAND_BITS (17 bytes each)
@@ -56,7 +56,7 @@ def new_band_work(table=True):
     the full table, zeroed, costs about 0.4 ms, 3% of a median bridge solve."""
     n = 1 << BAND_BITS if table else 1
     return (np.zeros((2, n), np.uint64), np.zeros(n, np.int8),
-            np.zeros((4, _LEVELS), np.uint64), np.zeros((3, _LEVELS), np.int64),
+            np.zeros((2, _LEVELS), np.uint64), np.zeros((3, _LEVELS), np.int64),
             np.zeros((14, 4), np.int64), np.zeros(4, np.uint64), new_misere_work(),
             np.zeros(4096, np.uint64), np.zeros(1, np.int64))
 
@@ -274,7 +274,7 @@ def band_game(hands, leader, d, budget, work):
                 if order[lv] == _HIGH:
                     b = U1 << np.uint64(highest_bit_index(first[lv]))
                 elif order[lv] == _RANK:
-                    b = U1 << np.uint64(_highest_rank_index(first[lv]))
+                    b = U1 << np.uint64(highest_rank(first[lv]))
                 else:
                     b = first[lv] & (U0 - first[lv])
                 first[lv] ^= b
@@ -301,18 +301,6 @@ def band_game(hands, leader, d, budget, work):
             lead[lv + 1] = x
         lv += 1
         enter = True
-
-
-@njit(**NO_REFCOUNT)
-def _highest_rank_index(cards):
-    """The card of `cards` of the highest rank (of equal ranks, the lowest suit)."""
-    best = -1
-    while cards != U0:
-        c = trailing_zeros(cards)
-        cards &= cards - U1
-        if best < 0 or c % 13 > best % 13:
-            best = c
-    return best
 
 
 @njit(**NO_REFCOUNT)

@@ -36,6 +36,7 @@ from kernels.dd.state import (
     beats,
     bit,
     current_winner_trump,
+    highest_rank,
     run_above,
     suit_of,
 )
@@ -825,18 +826,6 @@ def solve_misere(hands, declarer, leader, exact, classes, gen, moves, scores, pr
 
 
 DISCARD_HIGHEST = 0
-
-
-@njit
-def highest_rank(cards):
-    """The card of highest rank in a non-empty mask (of equal ranks, the lowest suit id)."""
-    best = -1
-    while cards:
-        c = trailing_zeros(cards)
-        cards &= cards - U1
-        if best < 0 or c % 13 > best % 13:
-            best = c
-    return best
 
 
 @njit

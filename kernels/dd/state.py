@@ -167,3 +167,15 @@ def others_of(hands, p):
         if q != p:
             others |= hands[q]
     return others
+
+
+@njit(**NO_REFCOUNT)
+def highest_rank(cards):
+    """The card of highest rank in a non-empty mask (of equal ranks, the lowest suit id)."""
+    best = -1
+    while cards:
+        c = trailing_zeros(cards)
+        cards &= cards - U1
+        if best < 0 or c % 13 > best % 13:
+            best = c
+    return best
